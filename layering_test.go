@@ -55,6 +55,9 @@ var layeringRules = map[string]layeringRule{
 	// registry, which imports them and generated/.
 	"internal/e2e/gocorpus":     {mod: []string{"runtime", "runtime/isa", "generated/...", "internal/e2e/gocorpus/..."}},
 	"internal/e2e/gocorpus/...": {mod: []string{"runtime", "runtime/isa"}},
+	// The sanitizer suite's generated packages (make sanitizer-ptx), with check hooks.
+	"internal/e2e/sanitizer/bugsgen":   {mod: []string{"runtime", "runtime/isa"}},
+	"internal/e2e/sanitizer/bugsclang": {mod: []string{"runtime", "runtime/isa"}},
 	// The end-to-end suites' shared harness: the public API, the engines (the conformance
 	// harness generates Go source for make conf-ptx, hence jennifer) and the corpus.
 	"internal/e2e/harness": {mod: []string{"", "frontend", "ssa", "runtime", "runtime/isa", "codegen/...", "internal/e2e/gocorpus", "internal/e2e/gocorpus/...", "generated/..."}, thirdParty: []string{"github.com/dave/jennifer", "github.com/stretchr/testify", "github.com/davecgh/go-spew", "github.com/pmezard/go-difflib", "go.yaml.in/yaml/v3"}},

@@ -39,6 +39,10 @@ import (
 type Options struct {
 	// File names the source in error messages and faults; default "input.ptx".
 	File string
+	// Check compiles the module with the sanitizer's hooks, so that its launches may run
+	// checks (LaunchConfig.Check, see CheckTools). Without it the module has none and pays
+	// nothing for them.
+	Check bool
 }
 
 // Module is a compiled PTX module.
@@ -61,7 +65,7 @@ func Compile(src []byte, opts Options) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := closure.Compile(prog)
+	rt, err := closure.CompileWith(prog, closure.Options{Check: opts.Check})
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,8 @@ type CTA struct {
 	// passMisses counts, per warp pass, the passes in a row that found the block's accesses
 	// unfit on this worker (Warp.PassOK).
 	passMisses []uint8
+	// chk is the checks' state in a checked launch (check_cta.go), nil otherwise.
+	chk *ctaCheck
 }
 
 // barrier is the state of one named barrier.
@@ -110,7 +112,10 @@ func (c *CTA) run(id uint64) {
 		clear(w.Local)
 		w.start(c.L.Kernel)
 	}
-	straight := c.L.Kernel.Run != nil && c.stats == nil
+	if c.chk != nil {
+		c.chk.start(id)
+	}
+	straight := c.L.Kernel.Run != nil && c.stats == nil && c.chk == nil
 	for {
 		yielded := false
 		for _, w := range c.Warps {
@@ -164,6 +169,13 @@ func (w *Warp) arrive(b *Barrier, m uint32, loc string) (uint64, bool) {
 		bar.expected = n
 	}
 	bar.arrived += popcount(m)
+	if c.chk != nil {
+		n := -1
+		if b.Count >= 0 {
+			n = bar.expected
+		}
+		c.chk.arrive(w, b, id, m, loc, n)
+	}
 	if b.Kind == BarArrive {
 		return id, false
 	}
@@ -232,6 +244,9 @@ func (c *CTA) release() bool {
 					w.P[op.Dst] &^= m
 				}
 			}
+		}
+		if c.chk != nil {
+			c.chk.release(c, id, bar)
 		}
 		if bar.straight > 0 {
 			for _, w := range c.Warps {

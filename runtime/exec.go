@@ -724,6 +724,9 @@ func (w *Warp) enterCall(t *Term, callee *Func, m uint32) {
 
 // exitLanes ends the threads in m: they leave every SIMT entry of the warp.
 func (w *Warp) exitLanes(m uint32) {
+	if w.CTA.chk != nil {
+		w.CTA.chk.exit(w, m)
+	}
 	w.Exited |= m
 	for i := range w.stack {
 		w.stack[i].mask &^= m

@@ -62,6 +62,11 @@ type LaunchConfig struct {
 	// %envreg2 (low half) hold; cooperative groups' grid.sync() synchronizes through it. With
 	// more CTAs than GOMAXPROCS, a warp found spinning yields its goroutine.
 	Cooperative bool
+	// Check runs the sanitizer's tools on the launch (check.go): the module must have been
+	// compiled with its check hooks (Module.CheckHooks). A launch with findings returns a
+	// *CheckError holding them. A launch of a module with hooks and no Check takes the tools
+	// from $PTX2GO_CHECK, and then also writes the reports to standard error.
+	Check CheckTools
 }
 
 // MaxCooperativeCTAs is the most CTAs a cooperative launch may have: each runs on a goroutine
@@ -98,6 +103,8 @@ type launch struct {
 	// yieldSpin is set in a cooperative launch with more CTAs than processors: a warp found
 	// spinning yields its goroutine, so that the CTAs it waits for run.
 	yieldSpin bool
+	// chk is the state of a checked launch (check_dev.go), nil otherwise.
+	chk *checkLaunch
 }
 
 // EnvReg returns the PTX special register %envreg<i> (0-31): in a cooperative launch
@@ -175,6 +182,13 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if len(params) != k.KernelParams {
 		return fmt.Errorf("launch %s: %d bytes of parameters, the kernel takes %d", k.Name, len(params), k.KernelParams)
 	}
+	fromEnv := false
+	if mod.CheckHooks && cfg.Check == 0 {
+		cfg.Check, fromEnv = envCheck(), true
+	}
+	if cfg.Check != 0 && !mod.CheckHooks {
+		return fmt.Errorf("launch %s: the checks %s need a module compiled with check hooks (ptx2go generate -check, or the closure engine)", k.Name, cfg.Check)
+	}
 	globals, err := d.loadModule(mod)
 	if err != nil {
 		return err
@@ -221,6 +235,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth
 	}
+	if cfg.Check&^CheckLeak != 0 {
+		l.chk = &checkLaunch{tools: cfg.Check, mod: mod, reports: map[string]*CheckReport{}}
+	}
 	l.localStride = mod.LocalSize + k.StackBytes
 	if k.StackBytes < 0 {
 		l.localStride = cfg.LocalBytes
@@ -266,6 +283,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		go func() {
 			defer wg.Done()
 			c := newCTA(l)
+			if l.chk != nil {
+				c.chk = newCTACheck(l.chk, c)
+			}
 			if counts != nil {
 				c.stats = newCounter(mod, len(c.Warps))
 				defer func() {
@@ -280,6 +300,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 					return
 				}
 				err := c.runSafely(id)
+				if c.chk != nil {
+					c.chk.finish()
+				}
 				l.flushPrintf(c)
 				if err != nil {
 					if err == errStopped {
@@ -301,6 +324,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		}()
 	}
 	wg.Wait()
+	if l.chk != nil {
+		return l.checkResult(firstErr, fromEnv)
+	}
 	return firstErr
 }
 

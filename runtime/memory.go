@@ -105,6 +105,9 @@ type Device struct {
 	heapSize   int
 	printfOut  io.Writer
 	printfSize int
+
+	// chk is the checks' host-side state (EnableChecks), nil unless a check is on.
+	chk *devCheck
 }
 
 // allocKind says what backs an allocation and who owns it.
@@ -171,6 +174,7 @@ func (d *Device) Malloc(n int) (Ptr, error) {
 	}
 	mem, mapped := d.deviceBytes(n)
 	d.insert(alloc{mem: mem, mapped: mapped, base: p, addr: p, size: n, start: p, span: span})
+	d.chk.malloc(Ptr(p), n)
 	return Ptr(p), nil
 }
 
@@ -250,6 +254,7 @@ func (d *Device) Free(p Ptr) error {
 		return fmt.Errorf("runtime: free of %#x: not the start of a live allocation", uint64(p))
 	}
 	a := &d.allocs[idx]
+	d.chk.free(p)
 	if a.mapped != nil {
 		d.maps.release(a.mapped)
 	}
@@ -469,6 +474,7 @@ func (d *Device) Memset(p Ptr, b byte, n int) error {
 	if err != nil {
 		return err
 	}
+	d.chk.wroteHost(d, p, n)
 	for i := range mem {
 		mem[i] = b
 	}
@@ -483,6 +489,7 @@ func (d *Device) CopyIn(dst Ptr, src []byte) error {
 	if err != nil {
 		return err
 	}
+	d.chk.wroteHost(d, dst, len(src))
 	copy(mem, src)
 	return nil
 }

@@ -24,6 +24,12 @@ type Module struct {
 	NumWindows int
 	// NumPasses is the number of its generated code's warp passes (Warp.PassOK).
 	NumPasses int
+	// CheckHooks says the back end put the sanitizer's hooks (Warp.CheckMem) before every
+	// memory access, .uni branch and warp-level synchronization, so that a launch may ask for
+	// checks (LaunchConfig.Check); CheckSrc maps a PTX file:line to the CUDA source line of
+	// its .loc directive, for the reports.
+	CheckHooks bool
+	CheckSrc   map[string]string
 
 	loaded sync.Map // *Device → []Ptr: the addresses of Globals on that device
 	// heapUsed says a function calls malloc or free (usesHeap), computed once.

@@ -42,6 +42,7 @@ func Build(m *frontend.Module) (*Program, error) {
 	b := &builder{prog: &Program{File: m.Pos.File, AddressSize: m.AddressSize, SM: targetSM(m.Target), funcByName: map[string]*Function{}},
 		globals: map[string]*Variable{}, module: m, legacyWarp: legacyWarpOK(m), mapF64: slices.Contains(m.Target.Names, "map_f64_to_f32")}
 	b.declareModule(m)
+	b.prog.SrcLines = sourceLines(m)
 	// Each function passes through every stage while its IR is still in the cache. Once
 	// lowering has reported an error, later functions are only lowered, and only the lowering
 	// errors are returned.

@@ -27,6 +27,10 @@ type Program struct {
 	Globals    []*Variable // module-scope variables in declaration order
 	funcByName map[string]*Function
 	calls      *CallGraph
+
+	// SrcLines maps a PTX line to the CUDA source file:line of the `.loc` directive before its
+	// instruction, for the lines that have one (sourceLines).
+	SrcLines map[int]string
 }
 
 // CanHoldAddress reports whether a scalar of type t can hold a device address: an integer

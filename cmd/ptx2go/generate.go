@@ -13,7 +13,7 @@ import (
 	"github.com/ptx2go/ptx2go/codegen/gosrc"
 )
 
-const generateUsage = `usage: ptx2go generate [-pkg NAME] [-o FILE|DIR] FILE.ptx...
+const generateUsage = `usage: ptx2go generate [-pkg NAME] [-o FILE|DIR] [-check] FILE.ptx...
 
 Generate compiles each PTX module to one Go source file with the Go source back end: a
 package that builds the module for ptx2go's runtime (exported as the variable Module, which
@@ -26,7 +26,9 @@ the package (default: the PTX file's base name); -o names the output file for on
 a directory that receives NAME.go per input; without -o the file goes to standard output for
 one input, and next to each input as NAME.go for several. An instruction the Go source back
 end does not handle yet is an error naming its PTX line, and nothing is written for that
-file. The exit status is 1 if any file failed, 2 for a malformed command line.
+file. -check adds the sanitizer's hooks, so that the launches of a program built with the
+package run the checks $PTX2GO_CHECK names (racecheck,synccheck,initcheck or all; see
+docs/sanitizer.md). The exit status is 1 if any file failed, 2 for a malformed command line.
 
 Examples:
   ptx2go generate testdata/ptx/vecadd.ptx > vecadd.go
@@ -38,6 +40,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("generate", flag.ContinueOnError)
 	pkg := fl.String("pkg", "", "Go package name")
 	out := fl.String("o", "", "output file, or directory")
+	check := fl.Bool("check", false, "generate the sanitizer's check hooks (run the checks with $PTX2GO_CHECK)")
 	if done, code := parseFlags("generate", generateUsage, fl, reorderFlags(args, "pkg", "o"), stdout, stderr); done {
 		return code
 	}
@@ -64,7 +67,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 			status = exitFail
 			continue
 		}
-		src, err := gosrc.Generate(p, gosrc.Options{Package: *pkg})
+		src, err := gosrc.Generate(p, gosrc.Options{Package: *pkg, Check: *check})
 		if err == nil {
 			// goimports groups the standard library imports apart from the others.
 			src, err = imports.Process(filepath.Base(path)+".go", src, &imports.Options{Comments: true, TabIndent: true, TabWidth: 8, FormatOnly: true})

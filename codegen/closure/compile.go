@@ -22,8 +22,20 @@ import (
 // instruction, come as an ssa.ErrorList in source order. An instruction form the table of
 // forms (layout.CheckForms) rejects stops compilation before any is lowered, as in
 // codegen/gosrc.
-func Compile(p *ssa.Program) (*runtime.Module, error) {
-	c := &compiler{}
+func Compile(p *ssa.Program) (*runtime.Module, error) { return CompileWith(p, Options{}) }
+
+// Options are what CompileWith may do differently from Compile.
+type Options struct {
+	// Check puts the sanitizer's hooks (runtime.Warp.CheckMem) before every memory access,
+	// .uni branch and warp-level synchronization, and leaves addresses unfused so that the
+	// registers they read hold them: a module launches may then ask for checks
+	// (runtime.LaunchConfig.Check). Without it the module has no hooks and no cost.
+	Check bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(p *ssa.Program, opts Options) (*runtime.Module, error) {
+	c := &compiler{check: opts.Check}
 	c.Module = layout.New(p, c.errorf)
 	if errs, _ := layout.CheckForms(p); len(errs) > 0 {
 		c.errs = append(c.errs, errs...)
@@ -35,6 +47,9 @@ func Compile(p *ssa.Program) (*runtime.Module, error) {
 		}
 	}
 	c.StackBytes()
+	if c.check {
+		c.Mod.CheckHooks, c.Mod.CheckSrc = true, c.CheckSrc()
+	}
 	if len(c.errs) > 0 {
 		return nil, c.sorted()
 	}
@@ -56,6 +71,8 @@ func (c *compiler) sorted() ssa.ErrorList {
 type compiler struct {
 	*layout.Module
 	errs ssa.ErrorList
+	// check says the module gets the sanitizer's hooks (Options.Check).
+	check bool
 }
 
 func (c *compiler) errorf(pos frontend.Pos, format string, args ...any) {

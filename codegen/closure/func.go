@@ -25,7 +25,9 @@ type fnCompiler struct {
 func (c *compiler) function(fn *ssa.Function) {
 	f := &fnCompiler{Frame: c.Frame(fn), c: c}
 	f.hoist()
-	f.fuseAddresses()
+	if !c.check {
+		f.fuseAddresses()
+	}
 	for _, b := range fn.Blocks {
 		f.block(b)
 	}
@@ -79,8 +81,17 @@ func (f *fnCompiler) block(b *ssa.Block) {
 			f.profileInstr(prof, in, start, true)
 			continue
 		}
+		if f.c.check {
+			code = append(code, checkHooks(f.CheckSites(in))...)
+			start = len(code)
+		}
 		code = append(code, f.instr(in)...)
 		f.profileInstr(prof, in, len(code)-1, len(code) > start)
+	}
+	if f.c.check {
+		if s := f.CheckUni(b); s != nil {
+			code = append(code, checkHooks([]*runtime.CheckSite{s})...)
+		}
 	}
 	if layout.CallNeedsOwnBlock(b) {
 		f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: runtime.Term{Kind: runtime.TermJump, Succ: int32(len(f.blocks) + 1), Reconv: -1}})
@@ -92,4 +103,13 @@ func (f *fnCompiler) block(b *ssa.Block) {
 	}
 	layout.ProfileTerm(prof, b, explicit)
 	f.blocks = append(f.blocks, runtime.Block{Code: code, PTXInstrs: count, Profile: prof, Loc: layout.StartLoc(prof), Term: f.Term(b)})
+}
+
+// checkHooks is the code that calls the sanitizer's hook of each site (layout.CheckSites).
+func checkHooks(sites []*runtime.CheckSite) []runtime.Instr {
+	code := make([]runtime.Instr, len(sites))
+	for i, s := range sites {
+		code[i] = func(w *runtime.Warp, m uint32) { w.CheckMem(s, m) }
+	}
+	return code
 }

@@ -409,6 +409,12 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 			e.errorf(in, "%s: malformed operands (%v)", spelling(in), r)
 		}
 	}()
+	if e.f.g.check {
+		if sites := e.f.CheckSites(in); len(sites) > 0 {
+			e.flush()
+			e.stmts = append(e.stmts, e.f.g.checkHooks(sites)...)
+		}
+	}
 	if layout.InstrType(in) == frontend.B128 && in.Op != frontend.OpMov {
 		e.flush()
 		e.memB128(in)

@@ -42,6 +42,9 @@ func (f *fnGen) block(b *ssa.Block) {
 				pass = f.emitWarpPass(pending)
 			}
 		}
+		if s := f.CheckUni(b); s != nil && f.g.check && (rt.Kind == runtime.TermBranch) {
+			body = append(body, f.g.checkHooks([]*runtime.CheckSite{s})...)
+		}
 		lines := ""
 		if len(pending) > 0 {
 			lines = fmt.Sprintf(", PTX lines %d-%d", pending[0].Pos.Line, pending[len(pending)-1].Pos.Line)

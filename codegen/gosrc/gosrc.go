@@ -42,6 +42,12 @@ const (
 type Options struct {
 	// Package is the Go package name; default: the PTX file's base name made a Go identifier.
 	Package string
+	// Check generates the sanitizer's hooks (runtime.Warp.CheckMem) before every memory
+	// access, .uni branch and warp-level synchronization, with every access outside lane
+	// loops, warp passes and per-lane regions so that the registers the hooks read hold the
+	// addresses: its launches may then ask for checks (runtime.LaunchConfig.Check, or
+	// $PTX2GO_CHECK). Without it the package has no hooks and no cost.
+	Check bool
 }
 
 // Error is a generation error at a PTX position: the type the SSA verifier, the table of
@@ -86,6 +92,10 @@ type gen struct {
 	atomVars map[string]bool
 	// fastPasses are the chunks' loops without slow paths, rendered last (chunks.go).
 	fastPasses []fastPass
+	// check says the package gets the sanitizer's hooks (Options.Check); checkSites are
+	// their sites, the package-level array checkSites.
+	check      bool
+	checkSites []*runtime.CheckSite
 }
 
 func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {
@@ -150,6 +160,7 @@ func PackageName(file string) string {
 func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 	g := &gen{
 		prog:  p,
+		check: opts.Check,
 		pkg:   opts.Package,
 		funcs: map[*ssa.Function]*fnGen{},
 		names: namer{},
@@ -224,6 +235,9 @@ func (g *gen) render() ([]byte, error) {
 		jen.Id("NumPasses"):  jen.Lit(g.npass),
 	})
 	file.Line()
+	if g.check {
+		g.renderCheck(file)
+	}
 	var fvars []jen.Code
 	for _, f := range g.fnList {
 		fvars = append(fvars, jen.Comment(fmt.Sprintf("%s is PTX %s %s (%s).", f.ident, kindName(f.Fn), f.Fn.Name, layout.Loc(f.Fn.Pos))), jen.Id(f.ident).Op("=").Op("&").Qual(rtPath, "Func").Values(f.funcDict()))

@@ -31,6 +31,9 @@ const (
 
 // laneMemOK reports whether a scalar ld/ldu/st can run inside a lane loop.
 func (e *blockEmit) laneMemOK(in *ssa.Instr) bool {
+	if e.f.g.check {
+		return false // each access gets its check hook first (Options.Check)
+	}
 	t := layout.InstrType(in)
 	if t.Bits() > 64 || t.Bits() == 0 || t == frontend.Pred || len(memArgs(in)) == 0 || isHalf(t) {
 		return false

@@ -52,7 +52,7 @@ type trace struct {
 // make one warp pass.
 func (f *fnGen) traceOf(i int) *trace {
 	bi := f.blocks[i]
-	if bi.rt.Kind != runtime.TermBranch || bi.instrs == nil {
+	if f.g.check || bi.rt.Kind != runtime.TermBranch || bi.instrs == nil {
 		return nil
 	}
 	var setp *ssa.Instr

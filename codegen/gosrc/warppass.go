@@ -61,7 +61,12 @@ type warpPass struct {
 // emitWarpPass generates the body of the block's warp pass for a full warp, or returns nil
 // where the block does not qualify. It runs after emitBlock, which records the windows of
 // the block's global accesses.
-func (f *fnGen) emitWarpPass(instrs []*ssa.Instr) []jen.Code { return f.emitPass(instrs, nil) }
+func (f *fnGen) emitWarpPass(instrs []*ssa.Instr) []jen.Code {
+	if f.g.check {
+		return nil // the check hooks run before each access (Options.Check)
+	}
+	return f.emitPass(instrs, nil)
+}
 
 // emitPass generates the body of a warp pass over instrs, which a guard (trace.go), if any,
 // lets run only where every lane takes the trace's way; nil where they do not qualify.
