@@ -269,7 +269,7 @@ func (in *Instruction) Space() Space {
 }
 
 // Operand is an instruction operand: *Ident, *Sink, *Not, *IntLit, *FloatLit, *Address,
-// *VectorOp, *ListOp, *PredPair or *SymRef.
+// *VectorOp, *ListOp, *PredPair, *SymRef or *ImageOp.
 type Operand interface {
 	Node
 	operand()
@@ -346,6 +346,15 @@ type VectorOp struct {
 	Elems []Operand
 }
 
+// ImageOp is the bracketed operand of the texture and surface instructions: `[tex, {x, y}]`,
+// `[tex, sampler, {x, y}]`, `[surf, {x, y}]` or `[tex]` (txq, suq). Its elements are the
+// texture, sampler or surface (a .texref/.surfref variable or a .u64 register holding an
+// object handle) and the coordinate vector; the instruction's opcode says which is which.
+type ImageOp struct {
+	Pos
+	Elems []Operand
+}
+
 // ListOp is a parenthesized operand list of a call: `(a, b)`, possibly empty.
 type ListOp struct {
 	Pos
@@ -393,3 +402,4 @@ func (*VectorOp) operand() {}
 func (*ListOp) operand()   {}
 func (*PredPair) operand() {}
 func (*SymRef) operand()   {}
+func (*ImageOp) operand()  {}

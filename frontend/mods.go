@@ -159,7 +159,7 @@ var otherModNames = []string{
 	".sp", ".ordered_metadata", ".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8",
 	".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X", ".block_scale", ".noftz", ".exact", ".mask",
 	".arrive_drop", ".cvt", ".mbarrier_init", ".tensormap::generic",
-	".tensormap", ".prefetch",
+	".tensormap", ".prefetch", ".memory_layout",
 }
 
 var (

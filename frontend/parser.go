@@ -1197,13 +1197,6 @@ func (p *parser) parseInstruction() Stmt {
 			return nil
 		}
 	}
-	if textureOps[op] {
-		// Their operands ([tex, {x, y}], [tex, sampler, {x}], ...) are not parsed: say what
-		// is unsupported rather than what token was unexpected.
-		p.addError(opTok, "texture and surface instructions are not supported: "+quoteText(strings.TrimSpace(p.src[opTok.off:p.tok.off])))
-		p.syncStmt()
-		return nil
-	}
 	if op == OpCp && slices.ContainsFunc(p.modBuf, func(m Mod) bool { return m.String() == ".tensor" }) {
 		// The bulk tensor copies' (cp.async.bulk.tensor, cp.reduce.async.bulk.tensor)
 		// [tensor-map, {coordinates}] operands are not parsed either.
@@ -1218,7 +1211,12 @@ func (p *parser) parseInstruction() Stmt {
 	ops := p.operandScratch()
 	for {
 		p.operandDepth++
-		o := p.parseOperand()
+		var o Operand
+		if textureOps[op] && p.isPunct('[') {
+			o = p.parseImageOp()
+		} else {
+			o = p.parseOperand()
+		}
 		p.operandDepth--
 		if o == nil {
 			p.syncStmt()
@@ -1238,7 +1236,7 @@ func (p *parser) parseInstruction() Stmt {
 	return in
 }
 
-// textureOps are the texture and surface instructions, which ptx2go does not implement.
+// textureOps are the texture and surface instructions, whose bracketed operand is an ImageOp.
 var textureOps = map[Opcode]bool{OpTex: true, OpTld4: true, OpTxq: true, OpSuld: true, OpSust: true, OpSured: true, OpSuq: true}
 
 // unimplementedOps are the instruction families ptx2go implements no form of. The ISA keeps
@@ -1248,7 +1246,7 @@ var textureOps = map[Opcode]bool{OpTex: true, OpTld4: true, OpTxq: true, OpSuld:
 var unimplementedOps = map[Opcode]bool{
 	OpTcgen05: true, OpTensormap: true, OpWgmma: true, OpMultimem: true, OpStmatrix: true,
 	OpMovmatrix: true, OpMapa: true, OpGetctarank: true, OpAlloca: true, OpStacksave: true,
-	OpStackrestore: true, OpIstypeof: true,
+	OpStackrestore: true,
 }
 
 // opcodeText returns the opcode and modifiers at the start of src: the text up to the first
@@ -1356,8 +1354,9 @@ func (p *parser) parseOperand() Operand {
 	return nil
 }
 
-// parseOperandList parses the elements of `{...}` or `(...)` up to the closing character. A call's
-// `(...)` list may hold vectors (`{%r1, %r2}` for a .v2 .reg parameter); nothing else nests.
+// parseOperandList parses the elements of `{...}`, `(...)` or a texture operand's `[...]` up to
+// the closing character. A call's `(...)` list may hold vectors (`{%r1, %r2}` for a .v2 .reg
+// parameter) and a texture operand its coordinate vector; nothing else nests.
 func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 	p.next()
 	if p.accept(closer) {
@@ -1365,7 +1364,7 @@ func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 	}
 	elems := p.operandScratch()
 	for {
-		if p.isPunct('(') || p.isPunct('{') && closer != ')' {
+		if p.isPunct('(') || p.isPunct('{') && closer == '}' {
 			p.errorExpected("an element of the " + what + " list")
 			return nil, false
 		}
@@ -1384,6 +1383,21 @@ func (p *parser) parseOperandList(closer byte, what string) ([]Operand, bool) {
 			return nil, false
 		}
 	}
+}
+
+// parseImageOp parses the bracketed operand of a texture or surface instruction, `[a]`,
+// `[a, c]` or `[a, b, c]`: names, registers and a coordinate vector.
+func (p *parser) parseImageOp() Operand {
+	t := p.tok
+	elems, ok := p.parseOperandList(']', "texture operand")
+	if !ok {
+		return nil
+	}
+	if len(elems) == 0 || len(elems) > 3 {
+		p.addError(t, "a texture or surface operand takes one to three elements: [tex], [tex, coords] or [tex, sampler, coords]")
+		return nil
+	}
+	return &ImageOp{Pos: p.pos(t), Elems: elems}
 }
 
 // parseAddress parses `[base]`, `[base+off]`, `[base+-off]` or `[imm]`.

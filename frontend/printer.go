@@ -382,6 +382,10 @@ func (pr *printer) operand(o Operand) {
 		pr.s("(")
 		pr.operands(o.Elems)
 		pr.s(")")
+	case *ImageOp:
+		pr.s("[")
+		pr.operands(o.Elems)
+		pr.s("]")
 	}
 }
 

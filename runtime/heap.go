@@ -137,13 +137,12 @@ func (d *Device) ensureHeap() error {
 	return nil
 }
 
-// usesHeap reports whether a function of the module calls malloc or free, or the device
-// runtime (whose parameter buffers and cudaMalloc come from the heap).
+// usesHeap reports whether a function of the module calls malloc or free.
 func (m *Module) usesHeap() bool {
 	m.heapOnce.Do(func() {
 		for _, f := range m.Funcs {
 			for i := range f.Blocks {
-				if cs := f.Blocks[i].Term.Call; cs != nil && cs.Direct != nil && cs.Direct.Builtin.usesHeap() {
+				if cs := f.Blocks[i].Term.Call; cs != nil && cs.Direct != nil && (cs.Direct.Builtin == BuiltinMalloc || cs.Direct.Builtin == BuiltinFree) {
 					m.heapUsed = true
 					return
 				}

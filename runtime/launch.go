@@ -105,37 +105,6 @@ type launch struct {
 	yieldSpin bool
 	// chk is the state of a checked launch (check_dev.go), nil otherwise.
 	chk *checkLaunch
-	// workers and localBytes are LaunchConfig's, for the grids this one launches.
-	workers, localBytes int
-	// counts collects the statistics of this grid and of the grids it launches (nil unless
-	// LaunchConfig.Stats is set); countsMu guards it.
-	counts   *counter
-	countsMu *sync.Mutex
-	// The device runtime (devrt.go): the grid's nesting depth (0 for a host launch), the
-	// state it shares with its host launch's other grids, and the child grids its CTAs
-	// launched that have not run yet, with the threads' last errors (childMu guards both).
-	depth    int
-	dr       *devrt
-	childMu  sync.Mutex
-	children []childGrid
-	devErr   map[uint64]uint32
-}
-
-// localStride sizes each thread's local memory for kernel k of mod: its .local variables and
-// call frames, or localBytes (LaunchConfig.LocalBytes) for a kernel that recurses through a
-// function with a .local area.
-func localStride(mod *Module, k *Func, localBytes int) (int, error) {
-	n := mod.LocalSize + k.StackBytes
-	if k.StackBytes < 0 {
-		n = localBytes
-		if n <= 0 {
-			n = DefaultLocalBytes
-		}
-	}
-	if n > MaxLocalBytes {
-		return 0, fmt.Errorf("launch %s: a thread needs %d bytes of local memory (its .local variables and call frames), more than the limit of %d", k.Name, n, MaxLocalBytes)
-	}
-	return n, nil
 }
 
 // EnvReg returns the PTX special register %envreg<i> (0-31): in a cooperative launch
@@ -269,31 +238,21 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if cfg.Check&^CheckLeak != 0 {
 		l.chk = &checkLaunch{tools: cfg.Check, mod: mod, reports: map[string]*CheckReport{}}
 	}
-	if l.localStride, err = localStride(mod, k, cfg.LocalBytes); err != nil {
-		return err
+	l.localStride = mod.LocalSize + k.StackBytes
+	if k.StackBytes < 0 {
+		l.localStride = cfg.LocalBytes
+		if l.localStride <= 0 {
+			l.localStride = DefaultLocalBytes
+		}
 	}
-	l.workers, l.localBytes = cfg.Workers, cfg.LocalBytes
-	l.dr = &devrt{bufs: map[uint64]paramBuffer{}}
-	if cfg.Stats != nil {
-		l.counts, l.countsMu = newCounter(mod, 0), new(sync.Mutex)
-		defer func() { cfg.Stats.add(mod, l.counts) }()
+	if l.localStride > MaxLocalBytes {
+		return fmt.Errorf("launch %s: a thread needs %d bytes of local memory (its .local variables and call frames), more than the limit of %d", k.Name, l.localStride, MaxLocalBytes)
 	}
-	err = l.runGrid(cfg.Cooperative, cfg.Progress)
-	if l.chk != nil {
-		return l.checkResult(err, fromEnv)
-	}
-	return err
-}
-
-// runGrid runs the launch's CTAs on its workers, then the grids they launched from the device
-// and did not wait for (devrt.go): a grid is complete when its child grids are. It returns
-// nil or the fault of the lowest faulting CTA.
-func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) error {
-	workers := l.workers
+	workers := cfg.Workers
 	if workers <= 0 {
 		workers = goruntime.GOMAXPROCS(0)
 	}
-	if cooperative {
+	if cfg.Cooperative {
 		l.yieldSpin = l.Grid.Count() > uint64(goruntime.GOMAXPROCS(0))
 		workers = int(l.Grid.Count())
 	}
@@ -301,9 +260,9 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 	if uint64(workers) > total {
 		workers = int(total)
 	}
-	stop := context.AfterFunc(l.ctx, func() { l.cancelled.Store(true) })
+	stop := context.AfterFunc(ctx, func() { l.cancelled.Store(true) })
 	defer stop()
-	if l.ctx.Err() != nil {
+	if ctx.Err() != nil {
 		l.cancelled.Store(true)
 	}
 
@@ -313,7 +272,12 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 		firstErr   error
 		firstCTA   uint64
 		wg         sync.WaitGroup
+		counts     *counter
 	)
+	if cfg.Stats != nil {
+		counts = newCounter(mod, 0)
+		defer func() { cfg.Stats.add(mod, counts) }()
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -322,12 +286,12 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 			if l.chk != nil {
 				c.chk = newCTACheck(l.chk, c)
 			}
-			if l.counts != nil {
-				c.stats = newCounter(l.Mod, len(c.Warps))
+			if counts != nil {
+				c.stats = newCounter(mod, len(c.Warps))
 				defer func() {
-					l.countsMu.Lock()
-					l.counts.merge(c.stats)
-					l.countsMu.Unlock()
+					mu.Lock()
+					counts.merge(c.stats)
+					mu.Unlock()
 				}()
 			}
 			for !l.failed.Load() {
@@ -353,17 +317,17 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 					return
 				}
 				n := done.Add(1)
-				if progress != nil {
-					progress(n, total)
+				if cfg.Progress != nil {
+					cfg.Progress(n, total)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	if l.chk != nil {
+		return l.checkResult(firstErr, fromEnv)
 	}
-	return l.runChildren(allCTAs)
+	return firstErr
 }
 
 // runSafely runs one CTA, turning a fault (or an internal error) into an error.

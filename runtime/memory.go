@@ -99,6 +99,9 @@ type Device struct {
 	// without constant memory skip the check.
 	readOnly atomic.Int32
 
+	// images holds the texture and surface objects (texture.go).
+	images imageTable
+
 	// cfgMu guards the device heap and the printf settings.
 	cfgMu      sync.Mutex
 	heap       *deviceHeap

@@ -52,6 +52,9 @@ type Global struct {
 	// Managed marks a CUDA __managed__ variable: it is placed in host-visible memory
 	// (Device.MallocHost), so that host code may dereference its device address.
 	Managed bool
+	// Ref marks a .texref or .surfref variable (a legacy texture or surface reference): it
+	// holds the handle of the object bound to it (Device.BindReference).
+	Ref RefKind
 }
 
 // Reloc asks for an address to be written at Offset of a global's initial bytes.

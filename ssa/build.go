@@ -968,6 +968,12 @@ func (b *builder) src(o frontend.Operand) Arg {
 			a.Elems = append(a.Elems, b.src(e))
 		}
 		return a
+	case *frontend.ImageOp:
+		a := Arg{Kind: ArgImage, Pos: o.Pos, Elems: b.mem.args.slice(len(o.Elems))}
+		for _, e := range o.Elems {
+			a.Elems = append(a.Elems, b.src(e))
+		}
+		return a
 	case *frontend.PredPair:
 		b.errorf(o.Pos, "a predicate pair p|q can only be a destination")
 	case *frontend.ListOp:

@@ -279,6 +279,7 @@ const (
 	ArgVector                 // {a, b, ...}
 	ArgPair                   // p|q
 	ArgSink                   // _
+	ArgImage                  // a texture or surface instruction's [tex, {coords}] (Elems: texture or surface, sampler, coordinates)
 )
 
 // Arg is one operand.

@@ -226,6 +226,8 @@ func argString(a *Arg) string {
 		return "{" + argList(a.Elems) + "}"
 	case ArgPair:
 		return argString(&a.Elems[0]) + "|" + argString(&a.Elems[1])
+	case ArgImage:
+		return "[" + argList(a.Elems) + "]"
 	}
 	return "_"
 }

@@ -208,6 +208,16 @@ func takesVector(op frontend.Opcode) bool {
 	return false
 }
 
+// textureOp reports whether op is a texture or surface instruction or istypeof.
+func textureOp(op frontend.Opcode) bool {
+	switch op {
+	case frontend.OpTex, frontend.OpTld4, frontend.OpTxq, frontend.OpSuld, frontend.OpSust, frontend.OpSured,
+		frontend.OpSuq, frontend.OpIstypeof:
+		return true
+	}
+	return false
+}
+
 // modCacheHint is `.L2::cache_hint`, whose instructions take a 64-bit cache-policy operand last.
 var modCacheHint, _ = frontend.LookupMod(".L2::cache_hint")
 
@@ -226,7 +236,9 @@ func operandTypes(in *Instr, dsts, srcs []frontend.Type) ([]frontend.Type, []fro
 			n++
 		}
 	}
-	if n == 0 {
+	if n == 0 || textureOp(in.Op) {
+		// The texture and surface instructions' operands are checked with their forms
+		// (codegen/layout.Texture): their types depend on the geometry.
 		return dsts, srcs, false
 	}
 	t := last

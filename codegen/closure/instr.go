@@ -385,6 +385,9 @@ func (e *emitter) lower() runtime.Instr {
 		return e.matrix()
 	case frontend.OpWmma:
 		return e.wmma()
+	case frontend.OpTex, frontend.OpTld4, frontend.OpTxq, frontend.OpSuld, frontend.OpSust, frontend.OpSured,
+		frontend.OpSuq, frontend.OpIstypeof:
+		return e.image()
 	case frontend.OpPrefetch, frontend.OpPrefetchu:
 		return e.prefetch()
 	case frontend.OpApplypriority, frontend.OpDiscard:

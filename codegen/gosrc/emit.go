@@ -478,6 +478,12 @@ func (e *blockEmit) instr(in *ssa.Instr) {
 		e.stmts = append(e.stmts, e.countWarp(in))
 		e.wmma(in)
 		return
+	case frontend.OpTex, frontend.OpTld4, frontend.OpTxq, frontend.OpSuld, frontend.OpSust, frontend.OpSured,
+		frontend.OpSuq, frontend.OpIstypeof:
+		e.flush()
+		e.stmts = append(e.stmts, e.countWarp(in))
+		e.image(in)
+		return
 	}
 	if layout.IsWarpInstr(in) {
 		e.flush()

@@ -261,6 +261,9 @@ func (g *gen) render() ([]byte, error) {
 			if x.ReadOnly {
 				d[jen.Id("ReadOnly")] = jen.True()
 			}
+			if x.Ref != 0 {
+				d[jen.Id("Ref")] = jen.Lit(int(x.Ref))
+			}
 			if x.Managed {
 				d[jen.Id("Managed")] = jen.True()
 			}

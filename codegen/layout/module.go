@@ -109,7 +109,7 @@ func (m *Module) layoutVariables() {
 		switch v.Space {
 		case frontend.SpaceGlobal, frontend.SpaceConst:
 			m.Globals[v] = len(m.Mod.Globals)
-			m.Mod.Globals = append(m.Mod.Globals, &runtime.Global{Name: v.Name, Size: int(v.Size), Align: VarAlign(v), ReadOnly: v.Space == frontend.SpaceConst, Managed: v.Managed})
+			m.Mod.Globals = append(m.Mod.Globals, &runtime.Global{Name: v.Name, Size: int(v.Size), Align: VarAlign(v), ReadOnly: v.Space == frontend.SpaceConst, Managed: v.Managed, Ref: RefKind(v.Type)})
 			order = append(order, v)
 		case frontend.SpaceShared:
 			if v.Size == 0 {
