@@ -40,7 +40,8 @@ demo:
 # -ffp-contract=fast for CUDA, so today the fast files equal the -O2 ones; they pin the flag in
 # case the default changes. --cuda-path=/nonexistent keeps clang from using an installed
 # toolkit, so its output does not depend on one. testdata/cuda/nvcc/*.cu need CUDA's headers and
-# are compiled by nvcc only, with -lineinfo (their .file paths made relative to the checkout).
+# are compiled by nvcc only, with -lineinfo (their .file paths made relative to the checkout);
+# so are testdata/cuda/devrt/*.cu, kernels that launch kernels, with -rdc=true.
 ptx:
 	@mkdir -p testdata/ptx/O0 testdata/ptx/fast testdata/ptx/nvcc
 	@for f in $(CUDA_SRCS); do \
@@ -56,6 +57,13 @@ ptx:
 		echo "nvcc -O3 -lineinfo $$f"; \
 		$(NVCC) -ptx -arch=compute_80 -O3 -lineinfo $$f -o testdata/ptx/nvcc/$$n.ptx || exit 1; \
 		sed -i 's|"$(CURDIR)/|"|' testdata/ptx/nvcc/$$n.ptx; \
+	done
+	@mkdir -p testdata/ptx/devrt
+	@for f in $(wildcard testdata/cuda/devrt/*.cu); do \
+		n=$$(basename $$f .cu); \
+		echo "nvcc -rdc=true -O3 -lineinfo $$f"; \
+		$(NVCC) -ptx -rdc=true -arch=compute_80 -O3 -lineinfo $$f -o testdata/ptx/devrt/$$n.ptx || exit 1; \
+		sed -i 's|"$(CURDIR)/|"|' testdata/ptx/devrt/$$n.ptx; \
 	done
 
 fmt-check:

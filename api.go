@@ -69,6 +69,7 @@ const (
 	MaxSharedBytes     = runtime.MaxSharedBytes     // static and dynamic shared memory of a CTA
 	MaxLocalBytes      = runtime.MaxLocalBytes      // local memory per thread
 	MaxCooperativeCTAs = runtime.MaxCooperativeCTAs // CTAs of a cooperative launch
+	MaxLaunchDepth     = runtime.MaxLaunchDepth     // nesting of grids launched from the device (dynamic parallelism)
 
 	DefaultCallDepth        = runtime.DefaultCallDepth        // LaunchConfig.MaxCallDepth when 0
 	DefaultLocalBytes       = runtime.DefaultLocalBytes       // LaunchConfig.LocalBytes when 0
@@ -102,6 +103,7 @@ const (
 	FaultBudget        = runtime.FaultBudget        // a warp ran more blocks than LaunchConfig.MaxWarpBlocks
 	FaultAssert        = runtime.FaultAssert        // a device-side assert failed (__assertfail)
 	FaultReadOnly      = runtime.FaultReadOnly      // a store, atomic or reduction to constant memory
+	FaultLaunchDepth   = runtime.FaultLaunchDepth   // a grid launched from the device beyond MaxLaunchDepth nested levels
 )
 
 // Assertion is what a failed device-side assert names (Fault.Assert): its expression, source

@@ -17,20 +17,61 @@ const (
 	BuiltinAssertFail         // void __assertfail(message, file, unsigned line, function, size_t charSize): assert
 	BuiltinMalloc             // void *malloc(size_t size) on the device heap
 	BuiltinFree               // void free(void *ptr) on the device heap
+	// The device runtime's functions, for kernels that launch kernels (devrt.go).
+	BuiltinGetParameterBufferV2 // void *cudaGetParameterBufferV2(void *func, dim3 grid, dim3 block, unsigned shared)
+	BuiltinGetParameterBuffer   // void *cudaGetParameterBuffer(size_t alignment, size_t size)
+	BuiltinLaunchDeviceV2       // cudaError_t cudaLaunchDeviceV2(void *buffer, cudaStream_t stream)
+	BuiltinLaunchDevice         // cudaError_t cudaLaunchDevice(void *func, void *buffer, dim3 grid, dim3 block, unsigned shared, cudaStream_t stream)
+	BuiltinDeviceSynchronize    // cudaError_t cudaDeviceSynchronize(void)
+	BuiltinGetLastError         // cudaError_t cudaGetLastError(void)
+	BuiltinPeekAtLastError      // cudaError_t cudaPeekAtLastError(void)
+	BuiltinStreamCreate         // cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags)
+	BuiltinStreamDestroy        // cudaError_t cudaStreamDestroy(cudaStream_t stream)
+	BuiltinEventCreate          // cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags)
+	BuiltinEventRecord          // cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+	BuiltinEventDestroy         // cudaError_t cudaEventDestroy(cudaEvent_t event)
+	BuiltinStreamWaitEvent      // cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags)
+	BuiltinGetDevice            // cudaError_t cudaGetDevice(int *device)
+	BuiltinCudaMalloc           // cudaError_t cudaMalloc(void **ptr, size_t size), on the device heap
+	BuiltinCudaFree             // cudaError_t cudaFree(void *ptr)
 )
 
-// builtinSpec is the shape of a library function's calls: its argument and result counts.
+// builtinSpec is the shape of a library function's calls: its argument and result counts,
+// and which arguments are a dim3 (a 12-byte .param aggregate, bit i for argument i).
 type builtinSpec struct {
 	kind    Builtin
 	args    int
 	results int
+	dims    uint8
 }
 
 var builtinSpecs = map[string]builtinSpec{
-	"vprintf":      {BuiltinVprintf, 2, 1},
-	"__assertfail": {BuiltinAssertFail, 5, 0},
-	"malloc":       {BuiltinMalloc, 1, 1},
-	"free":         {BuiltinFree, 1, 0},
+	"vprintf":      {BuiltinVprintf, 2, 1, 0},
+	"__assertfail": {BuiltinAssertFail, 5, 0, 0},
+	"malloc":       {BuiltinMalloc, 1, 1, 0},
+	"free":         {BuiltinFree, 1, 0, 0},
+
+	"cudaGetParameterBufferV2":                    {BuiltinGetParameterBufferV2, 4, 1, 1<<1 | 1<<2},
+	"cudaGetParameterBuffer":                      {BuiltinGetParameterBuffer, 2, 1, 0},
+	"cudaLaunchDeviceV2":                          {BuiltinLaunchDeviceV2, 2, 1, 0},
+	"cudaLaunchDeviceV2_ptsz":                     {BuiltinLaunchDeviceV2, 2, 1, 0},
+	"cudaLaunchDevice":                            {BuiltinLaunchDevice, 6, 1, 1<<2 | 1<<3},
+	"cudaLaunchDevice_ptsz":                       {BuiltinLaunchDevice, 6, 1, 1<<2 | 1<<3},
+	"cudaDeviceSynchronize":                       {BuiltinDeviceSynchronize, 0, 1, 0},
+	"__cudaDeviceSynchronizeDeprecationAvoidance": {BuiltinDeviceSynchronize, 0, 1, 0},
+	"cudaGetLastError":                            {BuiltinGetLastError, 0, 1, 0},
+	"cudaPeekAtLastError":                         {BuiltinPeekAtLastError, 0, 1, 0},
+	"cudaStreamCreateWithFlags":                   {BuiltinStreamCreate, 2, 1, 0},
+	"cudaStreamDestroy":                           {BuiltinStreamDestroy, 1, 1, 0},
+	"cudaEventCreateWithFlags":                    {BuiltinEventCreate, 2, 1, 0},
+	"cudaEventRecord":                             {BuiltinEventRecord, 2, 1, 0},
+	"cudaEventRecord_ptsz":                        {BuiltinEventRecord, 2, 1, 0},
+	"cudaEventDestroy":                            {BuiltinEventDestroy, 1, 1, 0},
+	"cudaStreamWaitEvent":                         {BuiltinStreamWaitEvent, 3, 1, 0},
+	"cudaStreamWaitEvent_ptsz":                    {BuiltinStreamWaitEvent, 3, 1, 0},
+	"cudaGetDevice":                               {BuiltinGetDevice, 1, 1, 0},
+	"cudaMalloc":                                  {BuiltinCudaMalloc, 2, 1, 0},
+	"cudaFree":                                    {BuiltinCudaFree, 1, 1, 0},
 }
 
 // builtinFuncs are the Funcs call sites name for the library functions, one per name.
@@ -47,14 +88,22 @@ var builtinFuncs = func() map[string]*Func {
 func BuiltinFunc(name string) *Func { return builtinFuncs[name] }
 
 // CheckBuiltinCall says whether a call to the library function f with these argument and
-// result slots can run: the counts must match the function's C prototype and every value must
-// be a scalar of at most 8 bytes.
+// result slots can run: the counts must match the function's C prototype, a dim3 argument
+// must be a 12-byte .param aggregate and every other value a scalar of at most 8 bytes.
 func CheckBuiltinCall(f *Func, args, results []Slot) error {
 	s := builtinSpecs[f.Name]
 	if len(args) != s.args || len(results) > s.results {
 		return fmt.Errorf("call to %s with %d arguments and %d results; it takes %d and returns %d", f.Name, len(args), len(results), s.args, s.results)
 	}
-	for _, a := range append(append([]Slot(nil), args...), results...) {
+	for i, a := range args {
+		if s.dims&(1<<i) != 0 && (a.Pred || a.Reg >= 0 || a.Size != 12) {
+			return fmt.Errorf("call to %s: argument %d is a dim3, a .param aggregate of 12 bytes", f.Name, i)
+		}
+	}
+	for i, a := range append(append([]Slot(nil), args...), results...) {
+		if i < len(args) && s.dims&(1<<i) != 0 {
+			continue
+		}
 		if a.Pred || a.Size < 1 || a.Size > 8 {
 			return fmt.Errorf("call to %s: an argument or result of %d bytes, not a scalar", f.Name, a.Size)
 		}
@@ -80,6 +129,8 @@ func (w *Warp) callBuiltin(t *Term, f *Func, m uint32) {
 			if p := w.slotValue(cs.Args[0], l); p != 0 && !w.CTA.L.heap.free(p) {
 				w.addrFault(FaultIllegal, t.Loc, l, "", p, "free of an address that malloc did not return, or freed already")
 			}
+		default:
+			r = w.devrtCall(t, f, l)
 		}
 		for _, d := range cs.Results {
 			w.setSlot(d, l, r)

@@ -26,6 +26,7 @@ const (
 	FaultBudget                             // a warp ran more blocks than LaunchConfig.MaxWarpBlocks
 	FaultAssert                             // a device-side assert failed (__assertfail)
 	FaultReadOnly                           // a store, atomic or reduction to constant memory
+	FaultLaunchDepth                        // a grid launched from the device beyond MaxLaunchDepth nested levels
 )
 
 var faultNames = [...]string{
@@ -45,6 +46,7 @@ var faultNames = [...]string{
 	FaultBudget:        "block budget exhausted",
 	FaultAssert:        "assertion failed",
 	FaultReadOnly:      "store to read-only memory",
+	FaultLaunchDepth:   "launch nesting depth exceeded",
 }
 
 func (k FaultKind) String() string {

@@ -137,12 +137,13 @@ func (d *Device) ensureHeap() error {
 	return nil
 }
 
-// usesHeap reports whether a function of the module calls malloc or free.
+// usesHeap reports whether a function of the module calls malloc or free, or the device
+// runtime (whose parameter buffers and cudaMalloc come from the heap).
 func (m *Module) usesHeap() bool {
 	m.heapOnce.Do(func() {
 		for _, f := range m.Funcs {
 			for i := range f.Blocks {
-				if cs := f.Blocks[i].Term.Call; cs != nil && cs.Direct != nil && (cs.Direct.Builtin == BuiltinMalloc || cs.Direct.Builtin == BuiltinFree) {
+				if cs := f.Blocks[i].Term.Call; cs != nil && cs.Direct != nil && cs.Direct.Builtin.usesHeap() {
 					m.heapUsed = true
 					return
 				}

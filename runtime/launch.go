@@ -105,6 +105,37 @@ type launch struct {
 	yieldSpin bool
 	// chk is the state of a checked launch (check_dev.go), nil otherwise.
 	chk *checkLaunch
+	// workers and localBytes are LaunchConfig's, for the grids this one launches.
+	workers, localBytes int
+	// counts collects the statistics of this grid and of the grids it launches (nil unless
+	// LaunchConfig.Stats is set); countsMu guards it.
+	counts   *counter
+	countsMu *sync.Mutex
+	// The device runtime (devrt.go): the grid's nesting depth (0 for a host launch), the
+	// state it shares with its host launch's other grids, and the child grids its CTAs
+	// launched that have not run yet, with the threads' last errors (childMu guards both).
+	depth    int
+	dr       *devrt
+	childMu  sync.Mutex
+	children []childGrid
+	devErr   map[uint64]uint32
+}
+
+// localStride sizes each thread's local memory for kernel k of mod: its .local variables and
+// call frames, or localBytes (LaunchConfig.LocalBytes) for a kernel that recurses through a
+// function with a .local area.
+func localStride(mod *Module, k *Func, localBytes int) (int, error) {
+	n := mod.LocalSize + k.StackBytes
+	if k.StackBytes < 0 {
+		n = localBytes
+		if n <= 0 {
+			n = DefaultLocalBytes
+		}
+	}
+	if n > MaxLocalBytes {
+		return 0, fmt.Errorf("launch %s: a thread needs %d bytes of local memory (its .local variables and call frames), more than the limit of %d", k.Name, n, MaxLocalBytes)
+	}
+	return n, nil
 }
 
 // EnvReg returns the PTX special register %envreg<i> (0-31): in a cooperative launch
@@ -238,21 +269,31 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if cfg.Check&^CheckLeak != 0 {
 		l.chk = &checkLaunch{tools: cfg.Check, mod: mod, reports: map[string]*CheckReport{}}
 	}
-	l.localStride = mod.LocalSize + k.StackBytes
-	if k.StackBytes < 0 {
-		l.localStride = cfg.LocalBytes
-		if l.localStride <= 0 {
-			l.localStride = DefaultLocalBytes
-		}
+	if l.localStride, err = localStride(mod, k, cfg.LocalBytes); err != nil {
+		return err
 	}
-	if l.localStride > MaxLocalBytes {
-		return fmt.Errorf("launch %s: a thread needs %d bytes of local memory (its .local variables and call frames), more than the limit of %d", k.Name, l.localStride, MaxLocalBytes)
+	l.workers, l.localBytes = cfg.Workers, cfg.LocalBytes
+	l.dr = &devrt{bufs: map[uint64]paramBuffer{}}
+	if cfg.Stats != nil {
+		l.counts, l.countsMu = newCounter(mod, 0), new(sync.Mutex)
+		defer func() { cfg.Stats.add(mod, l.counts) }()
 	}
-	workers := cfg.Workers
+	err = l.runGrid(cfg.Cooperative, cfg.Progress)
+	if l.chk != nil {
+		return l.checkResult(err, fromEnv)
+	}
+	return err
+}
+
+// runGrid runs the launch's CTAs on its workers, then the grids they launched from the device
+// and did not wait for (devrt.go): a grid is complete when its child grids are. It returns
+// nil or the fault of the lowest faulting CTA.
+func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) error {
+	workers := l.workers
 	if workers <= 0 {
 		workers = goruntime.GOMAXPROCS(0)
 	}
-	if cfg.Cooperative {
+	if cooperative {
 		l.yieldSpin = l.Grid.Count() > uint64(goruntime.GOMAXPROCS(0))
 		workers = int(l.Grid.Count())
 	}
@@ -260,9 +301,9 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 	if uint64(workers) > total {
 		workers = int(total)
 	}
-	stop := context.AfterFunc(ctx, func() { l.cancelled.Store(true) })
+	stop := context.AfterFunc(l.ctx, func() { l.cancelled.Store(true) })
 	defer stop()
-	if ctx.Err() != nil {
+	if l.ctx.Err() != nil {
 		l.cancelled.Store(true)
 	}
 
@@ -272,12 +313,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		firstErr   error
 		firstCTA   uint64
 		wg         sync.WaitGroup
-		counts     *counter
 	)
-	if cfg.Stats != nil {
-		counts = newCounter(mod, 0)
-		defer func() { cfg.Stats.add(mod, counts) }()
-	}
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -286,12 +322,12 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 			if l.chk != nil {
 				c.chk = newCTACheck(l.chk, c)
 			}
-			if counts != nil {
-				c.stats = newCounter(mod, len(c.Warps))
+			if l.counts != nil {
+				c.stats = newCounter(l.Mod, len(c.Warps))
 				defer func() {
-					mu.Lock()
-					counts.merge(c.stats)
-					mu.Unlock()
+					l.countsMu.Lock()
+					l.counts.merge(c.stats)
+					l.countsMu.Unlock()
 				}()
 			}
 			for !l.failed.Load() {
@@ -317,17 +353,17 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 					return
 				}
 				n := done.Add(1)
-				if cfg.Progress != nil {
-					cfg.Progress(n, total)
+				if progress != nil {
+					progress(n, total)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	if l.chk != nil {
-		return l.checkResult(firstErr, fromEnv)
+	if firstErr != nil {
+		return firstErr
 	}
-	return firstErr
+	return l.runChildren(allCTAs)
 }
 
 // runSafely runs one CTA, turning a fault (or an internal error) into an error.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 
 	"github.com/ptx2go/ptx2go"
 	"github.com/ptx2go/ptx2go/runtime/runner"
@@ -21,5 +22,15 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if c.Engine() == "go" {
 		return runGoEngine(c.File(), args, stdout, stderr)
 	}
-	return c.Run(ptx2go.CompileFile, stdout, stderr)
+	load := ptx2go.CompileFile
+	if c.Check() != 0 {
+		load = func(file string) (*ptx2go.Module, error) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				return nil, err
+			}
+			return ptx2go.Compile(src, ptx2go.Options{File: file, Check: true})
+		}
+	}
+	return c.Run(load, stdout, stderr)
 }

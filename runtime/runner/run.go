@@ -73,6 +73,9 @@ Flags:
   -timeout DURATION  stop the kernel with a cancellation fault after DURATION (e.g. 10s)
   -max-blocks N      stop the kernel with a budget fault when a warp has run N basic blocks:
                      a deterministic cut-off for runaway kernels (with -workers 1)
+  -check TOOLS       run the sanitizer (closure engine): racecheck,synccheck,initcheck or all;
+                     reports in compute-sanitizer's layout on standard output, exit status 1
+                     when anything is reported (docs/sanitizer.md)
   -stats             after a successful run, print execution statistics to standard error:
                      warp and lane instructions, warp execution efficiency, branches
                      (divergent ones too), calls, reconvergences, SIMT stack and call
@@ -117,6 +120,7 @@ type runOptions struct {
 	timeout     time.Duration
 	stats       statsMode
 	engine      string
+	tools       runtime.CheckTools
 }
 
 // Exit statuses of the run command.
@@ -136,6 +140,9 @@ type Command struct {
 
 // File is the PTX file the command runs.
 func (c *Command) File() string { return c.opts.file }
+
+// Check is the value of -check: the sanitizer's tools to run, 0 for none.
+func (c *Command) Check() runtime.CheckTools { return c.opts.tools }
 
 // Engine is the value of -engine: "closure" (the default) or "go".
 func (c *Command) Engine() string { return c.opts.engine }
@@ -164,6 +171,11 @@ func Parse(args []string, stdout, stderr io.Writer) (c *Command, done bool, code
 	})
 	fl.DurationVar(&opts.timeout, "timeout", 0, "stop the kernel after `DURATION`")
 	fl.Uint64Var(&opts.maxBlocks, "max-blocks", 0, "stop the kernel when a warp has run `N` blocks")
+	fl.Func("check", "run the sanitizer's `TOOLS`: racecheck,synccheck,initcheck or all", func(v string) error {
+		t, err := runtime.ParseCheckTools(v)
+		opts.tools = t
+		return err
+	})
 	fl.Var(&opts.stats, "stats", "print execution statistics (-stats=lines adds the hottest lines)")
 	opts.engine = "closure"
 	fl.Func("engine", "the execution engine: `closure|go`", func(v string) error {
@@ -355,6 +367,9 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 
 	dev := runtime.NewDevice()
 	dev.SetHeapSize(o.heap) // checked: not negative, and the new device has no heap yet
+	if o.tools != 0 {
+		dev.EnableChecks(o.tools)
+	}
 	vals := make([]any, len(params))
 	var bufs []buffer
 	for i, p := range params {
@@ -365,6 +380,7 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 		vals[i] = v
 		if buf != nil {
 			bufs = append(bufs, *buf)
+			dev.Wrote(buf.ptr, buf.size) // every buffer -arg makes holds what its SPEC says
 		}
 	}
 	if o.out != "" {
@@ -381,7 +397,7 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 		defer cancel()
 	}
 	// The kernel's printf output goes to stdout when the launch ends, before the summary.
-	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched, MaxWarpBlocks: o.maxBlocks, Printf: stdout}
+	cfg := runtime.LaunchConfig{Grid: o.grid, Block: o.block, DynamicShared: o.shared, Workers: o.workers, Sched: o.sched, MaxWarpBlocks: o.maxBlocks, Printf: stdout, Check: o.tools}
 	var stats runtime.Stats
 	if o.stats != statsOff {
 		cfg.Stats = &stats
@@ -396,6 +412,21 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 	elapsed := time.Since(start)
 	if prog != nil {
 		prog.finish()
+	}
+	if o.tools != 0 {
+		// The reports, in compute-sanitizer's layout, go to stdout, as its do.
+		var ce *runtime.CheckError
+		if errors.As(err, &ce) {
+			runtime.WriteCheckReports(stdout, ce.Reports)
+			runtime.WriteCheckSummary(stdout, len(ce.Reports))
+			if ce.Fault != nil {
+				return runError("%s", firstLine(ce.Fault))
+			}
+			return runError("the sanitizer found %d error(s)", len(ce.Reports))
+		}
+		if err == nil {
+			runtime.WriteCheckSummary(stdout, 0)
+		}
 	}
 	if err != nil {
 		return runError("%s", firstLine(err))
