@@ -314,51 +314,58 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 		firstCTA   uint64
 		wg         sync.WaitGroup
 	)
-	for range workers {
+	// The calling goroutine is one of the workers: a launch of one CTA, or the last worker of
+	// any launch, runs without handing the work to another goroutine and back, which costs a
+	// cgo caller (ptx2go exec) tens of microseconds, its goroutine being locked to its thread.
+	work := func() {
+		c := newCTA(l)
+		if l.chk != nil {
+			c.chk = newCTACheck(l.chk, c)
+		}
+		if l.counts != nil {
+			c.stats = newCounter(l.Mod, len(c.Warps))
+			defer func() {
+				l.countsMu.Lock()
+				l.counts.merge(c.stats)
+				l.countsMu.Unlock()
+			}()
+		}
+		for !l.failed.Load() {
+			id := next.Add(1) - 1
+			if id >= total {
+				return
+			}
+			err := c.runSafely(id)
+			if c.chk != nil {
+				c.chk.finish()
+			}
+			l.flushPrintf(c)
+			if err != nil {
+				if err == errStopped {
+					return
+				}
+				mu.Lock()
+				if firstErr == nil || id < firstCTA {
+					firstErr, firstCTA = err, id
+				}
+				mu.Unlock()
+				l.failed.Store(true)
+				return
+			}
+			n := done.Add(1)
+			if progress != nil {
+				progress(n, total)
+			}
+		}
+	}
+	for range workers - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newCTA(l)
-			if l.chk != nil {
-				c.chk = newCTACheck(l.chk, c)
-			}
-			if l.counts != nil {
-				c.stats = newCounter(l.Mod, len(c.Warps))
-				defer func() {
-					l.countsMu.Lock()
-					l.counts.merge(c.stats)
-					l.countsMu.Unlock()
-				}()
-			}
-			for !l.failed.Load() {
-				id := next.Add(1) - 1
-				if id >= total {
-					return
-				}
-				err := c.runSafely(id)
-				if c.chk != nil {
-					c.chk.finish()
-				}
-				l.flushPrintf(c)
-				if err != nil {
-					if err == errStopped {
-						return
-					}
-					mu.Lock()
-					if firstErr == nil || id < firstCTA {
-						firstErr, firstCTA = err, id
-					}
-					mu.Unlock()
-					l.failed.Store(true)
-					return
-				}
-				n := done.Add(1)
-				if progress != nil {
-					progress(n, total)
-				}
-			}
+			work()
 		}()
 	}
+	work()
 	wg.Wait()
 	if firstErr != nil {
 		return firstErr
