@@ -256,3 +256,25 @@ cuda12-programs:
 	$(NVCC12) -cudart shared -O2 testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver -lcuda
 	$(NVCC12) -cudart shared -O2 -DCUDA_API_PER_THREAD_DEFAULT_STREAM testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver_ptsz -lcuda
 	$(NVCC12) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu $(CUDA12_LINK) -o testdata/cudart/bin12/perthread
+
+# Builds NVIDIA's cuda-samples of CUDA_SAMPLE_NAMES (testdata/cuda-samples/README.md: which
+# commit, and how to lay their sources out under CUDA_SAMPLES, a path inside this checkout that
+# git ignores) for cmd/ptx2go's TestExecSamples, four ways, into
+# testdata/cuda-samples/bin/{11.8,12.4}/{default,shared}/NAME: with nvcc 11.8 and with nvcc 12.4
+# (NVCC12, CUDA12_LINK), each once with nvcc's default flags (-cudart static, NVIDIA's runtime
+# linked in; no -arch: SASS and PTX for sm_52, which `cuobjdump -lptx` lists) and once with
+# -cudart shared. None of these samples needs a newer architecture than nvcc's default.
+CUDA_SAMPLES ?= testdata/cuda-samples/src
+CUDA_SAMPLE_NAMES = vectorAdd simpleAtomicIntrinsics matrixMul simpleVoteIntrinsics simpleCooperativeGroups
+.PHONY: cuda-samples
+cuda-samples:
+	@set -e; bin=testdata/cuda-samples/bin; \
+	mkdir -p $$bin/11.8/default $$bin/11.8/shared $$bin/12.4/default $$bin/12.4/shared; \
+	for n in $(CUDA_SAMPLE_NAMES); do \
+		d=$(CUDA_SAMPLES)/Samples/0_Introduction/$$n; src=$$(ls $$d/*.cu $$d/*.cpp 2>/dev/null || :); \
+		echo "nvcc, nvcc -cudart shared, nvcc12, nvcc12 -cudart shared: $$src"; \
+		$(NVCC) -I $(CUDA_SAMPLES)/Common -O2 $$src -o $$bin/11.8/default/$$n; \
+		$(NVCC) -cudart shared -I $(CUDA_SAMPLES)/Common -O2 $$src -o $$bin/11.8/shared/$$n; \
+		$(NVCC12) -I $(CUDA_SAMPLES)/Common -O2 $$src $(CUDA12_LINK) -o $$bin/12.4/default/$$n; \
+		$(NVCC12) -cudart shared -I $(CUDA_SAMPLES)/Common -O2 $$src $(CUDA12_LINK) -o $$bin/12.4/shared/$$n; \
+	done
