@@ -1059,3 +1059,20 @@ func cuModuleGetLoadingMode(mode *C.int) (r C.int) {
 	*mode = 1 // CU_MODULE_EAGER_LOADING
 	return success
 }
+
+// cuProfilerStart is the driver's profiler control, which NVIDIA's static runtime calls for
+// cudaProfilerStart: there is no profiler to start, so it succeeds, as cudaProfilerStart does.
+//
+//export cuProfilerStart
+func cuProfilerStart() (r C.int) {
+	defer guard("cuProfilerStart", &r)()
+	return success
+}
+
+// cuProfilerStop is cuProfilerStart's counterpart, for cudaProfilerStop.
+//
+//export cuProfilerStop
+func cuProfilerStop() (r C.int) {
+	defer guard("cuProfilerStop", &r)()
+	return success
+}
