@@ -11,11 +11,14 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/ptx2go/ptx2go"
 )
 
-const execUsage = `usage: ptx2go exec [-libs DIR] PROGRAM [ARGS...]
+const execUsage = `usage: ptx2go exec [-libs DIR] [-check TOOLS] PROGRAM [ARGS...]
 
 Exec runs an unmodified CUDA program on the CPU: PROGRAM, built with
 'nvcc -cudart shared' (or linked with -lcuda for the driver API), runs with ptx2go's
@@ -32,9 +35,17 @@ versions; -libs DIR uses the libraries 'ptx2go cuda-libs -o DIR' built instead.
 $PTX2GO_PTX_DIR, when set, receives the PTX of each module the program loads, so that the
 lines a fault names can be read.
 
+-check TOOLS runs the sanitizer on the program (racecheck, synccheck, initcheck, leakcheck,
+comma-separated, or all): its modules are compiled with check hooks, every launch runs the
+kernel tools, and at exit the device allocations it never freed are listed with the call that
+made them; the reports go to stderr in compute-sanitizer's layout, ending with its "ERROR
+SUMMARY: N errors" line, and the exit status is 1 when the program exited with 0 and
+something was reported. (The drop-in reads the tools from $PTX2GO_CHECK, which -check sets.)
+
 Examples:
   ptx2go exec ./vectorAdd      (after nvcc -cudart shared -arch=sm_80 vectorAdd.cu -o vectorAdd)
   ptx2go exec -libs ./cuda-libs ./vectorAdd 50000
+  ptx2go exec -check all ./vectorAdd
 `
 
 const cudaLibsUsage = `usage: ptx2go cuda-libs [-o DIR]
@@ -59,11 +70,16 @@ const cudaLibCore = "libptx2go-cuda.so"
 func runExec(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	libs := fs.String("libs", "", "use the drop-in libraries in `DIR` instead of the cache's")
+	checkFlag := fs.String("check", "", "run the sanitizer's `TOOLS` (racecheck,synccheck,initcheck,leakcheck or all)")
 	if done, code := parseFlags("exec", execUsage, fs, args, stdout, stderr); done {
 		return code
 	}
 	if fs.NArg() == 0 {
 		return usageError("exec", execUsage, stderr, "no program given")
+	}
+	tools, err := ptx2go.ParseCheckTools(*checkFlag)
+	if err != nil {
+		return usageError("exec", execUsage, stderr, "-check: "+err.Error())
 	}
 	dir := *libs
 	if dir == "" {
@@ -81,10 +97,25 @@ func runExec(args []string, stdout, stderr io.Writer) int {
 		lib += string(os.PathListSeparator) + old
 	}
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+lib)
+	var status string
+	if tools != 0 {
+		f, err := os.CreateTemp("", "ptx2go-check-")
+		if err != nil {
+			fmt.Fprintf(stderr, "ptx2go exec: %v\n", err)
+			return exitFail
+		}
+		f.Close()
+		status = f.Name()
+		defer os.Remove(status)
+		cmd.Env = append(cmd.Env, "PTX2GO_CHECK="+tools.String(), "PTX2GO_CHECK_STATUS="+status)
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	defer signal.Stop(sig)
-	err := cmd.Run()
+	err = cmd.Run()
+	if err == nil && status != "" && checkErrors(status) {
+		return exitFail
+	}
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			fmt.Fprintf(stderr, "ptx2go exec: %s: %v\n", prog, ws.Signal())
@@ -97,6 +128,17 @@ func runExec(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// checkErrors reports whether the checked program wrote a number of errors other than 0 to
+// the status file (at exit; a program that never got there wrote nothing).
+func checkErrors(status string) bool {
+	b, err := os.ReadFile(status)
+	if err != nil {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return err == nil && n > 0
 }
 
 func runCudaLibs(args []string, stdout, stderr io.Writer) int {

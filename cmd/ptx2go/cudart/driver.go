@@ -507,8 +507,12 @@ func cuModuleGetGlobal_v2(dptr *C.ulonglong, size *C.size_t, m unsafe.Pointer, n
 
 // Memory.
 
-//export cuMemAlloc_v2
-func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) (r C.int) {
+// cuMemAlloc_v2 is check.c's: it passes the caller's return address to ptx2goCuMemAlloc,
+// which leakcheck names.
+func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) C.int { return ptx2goCuMemAlloc(p, size, nil) }
+
+//export ptx2goCuMemAlloc
+func ptx2goCuMemAlloc(p *C.ulonglong, size C.size_t, caller unsafe.Pointer) (r C.int) {
 	defer guard("cuMemAlloc_v2", &r)()
 	if e := initialized(); e != success {
 		return e
@@ -516,7 +520,7 @@ func cuMemAlloc_v2(p *C.ulonglong, size C.size_t) (r C.int) {
 	if size == 0 {
 		return errInvalidValue
 	}
-	d, err := devMalloc(int(size))
+	d, err := devMalloc(int(size), "cuMemAlloc", caller)
 	if err != nil {
 		return errMemoryAllocation
 	}
@@ -724,6 +728,7 @@ func memsetN(p C.ulonglong, v uint32, size int, n C.size_t) C.int {
 	for i := 0; i < len(b); i += size {
 		copy(b[i:i+size], pat[:size])
 	}
+	wroteDevice(dev, uint64(p), len(b))
 	return success
 }
 

@@ -131,6 +131,7 @@ type launchConfig struct {
 
 func init() {
 	state.dev = runtime.NewDevice()
+	initChecks(state.dev)
 	state.modules = map[uintptr]*module{}
 	state.kernels = map[uintptr]*kernel{}
 	state.vars = map[uintptr]*variable{}
@@ -264,7 +265,7 @@ func (m *module) compile(symbol string) (*ptx2go.Module, cudaError) {
 				warnf("PTX2GO_PTX_DIR: %v", err)
 			}
 		}
-		u.mod, u.err = ptx2go.Compile(src, ptx2go.Options{File: u.name})
+		u.mod, u.err = ptx2go.Compile(src, ptx2go.Options{File: u.name, Check: checking()})
 	})
 	if u.err != nil {
 		warnOnce(firstLines(u.err.Error(), 10))
@@ -339,8 +340,11 @@ func (k *kernel) launch(grid, block runtime.Dim3, shared int, params []byte, coo
 	}
 	dev := device()
 	var out bytes.Buffer
-	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out, Cooperative: cooperative}, params)
+	err := dev.Launch(context.Background(), k.cm.Runtime(), k.fn, runtime.LaunchConfig{Grid: grid, Block: block, DynamicShared: shared, Printf: &out, Cooperative: cooperative, Check: checks.tools}, params)
 	addPrintf(out.Bytes())
+	if checking() {
+		err = checkedLaunch(err)
+	}
 	if err == nil {
 		return success
 	}
@@ -454,10 +458,12 @@ func isDevice(dev *runtime.Device, p uintptr, n int) bool {
 	return dev.Bytes(uint64(p), max(n, 1)) != nil
 }
 
-// devMalloc allocates n bytes of device memory, counted for cudaMemGetInfo.
-func devMalloc(n int) (runtime.Ptr, error) {
+// devMalloc allocates n bytes of device memory, counted for cudaMemGetInfo; call and caller
+// (the program's return address, or nil) name the host call for leakcheck.
+func devMalloc(n int, call string, caller unsafe.Pointer) (runtime.Ptr, error) {
 	p, err := device().Malloc(n)
 	if err == nil {
+		allocated(p, call, caller)
 		state.mu.Lock()
 		state.used += uint64(n)
 		state.allocs[p] = n

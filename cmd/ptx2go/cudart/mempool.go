@@ -79,7 +79,7 @@ func poolMalloc(p *unsafe.Pointer, size C.size_t, h unsafe.Pointer) C.int {
 	if p == nil || mp == nil {
 		return ret(errInvalidValue)
 	}
-	d, err := devMalloc(int(size))
+	d, err := devMalloc(int(size), "cudaMallocAsync", nil)
 	if err != nil {
 		return ret(errMemoryAllocation)
 	}

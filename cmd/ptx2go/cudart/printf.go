@@ -60,8 +60,12 @@ func synchronize() cudaError {
 	return check()
 }
 
-// ptx2goAtExit prints the device output still pending when the program exits (calls.c
-// registers it with atexit when the library is loaded).
+// ptx2goAtExit prints the device output still pending when the program exits, and the
+// sanitizer's leaks and summary (check.go); calls.c registers it with atexit when the library
+// is loaded.
 //
 //export ptx2goAtExit
-func ptx2goAtExit() { flushDeviceOutput() }
+func ptx2goAtExit() {
+	flushDeviceOutput()
+	checkAtExit()
+}

@@ -307,8 +307,12 @@ func cudaGetErrorName(e C.int) *C.char { return cString(errorName(e)) }
 
 // Memory.
 
-//export cudaMalloc
-func cudaMalloc(p *unsafe.Pointer, size C.size_t) (r C.int) {
+// cudaMalloc is check.c's: it passes the program's return address to ptx2goCudaMalloc, which
+// leakcheck names.
+func cudaMalloc(p *unsafe.Pointer, size C.size_t) C.int { return ptx2goCudaMalloc(p, size, nil) }
+
+//export ptx2goCudaMalloc
+func ptx2goCudaMalloc(p *unsafe.Pointer, size C.size_t, caller unsafe.Pointer) (r C.int) {
 	defer guard("cudaMalloc", &r)()
 	if e := check(); e != success {
 		return e
@@ -316,7 +320,7 @@ func cudaMalloc(p *unsafe.Pointer, size C.size_t) (r C.int) {
 	if p == nil {
 		return ret(errInvalidValue)
 	}
-	d, err := devMalloc(int(size))
+	d, err := devMalloc(int(size), "cudaMalloc", caller)
 	if err != nil {
 		return ret(errMemoryAllocation)
 	}
@@ -620,6 +624,7 @@ func memcpy(dst, src unsafe.Pointer, n int, kind C.int) C.int {
 		s, d := dev.Bytes(uint64(uintptr(src)), n), dev.Bytes(uint64(uintptr(dst)), n)
 		if s != nil && d != nil {
 			copy(d, s)
+			wroteDevice(dev, uint64(uintptr(dst)), n)
 		}
 		dev.Release()
 		if s == nil || d == nil {
