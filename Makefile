@@ -217,7 +217,7 @@ cuda-stubs:
 # binary holding only (compressed) PTX. CUDA 12.4's builds link glibc236.c and libstdc++
 # statically so that they run on glibc 2.36 (Debian 12).
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak
-STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed
+STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed pools
 NVCC12 ?= testdata/cudart/nvcc12
 CUDA12_LINK = -Xcompiler -static-libstdc++ testdata/cudart/glibc236.c
 cuda-programs: cuda11-programs cuda12-programs

@@ -687,25 +687,33 @@ func cuMemcpy(dst, src C.ulonglong, n C.size_t) (r C.int) {
 //export cuMemcpyHtoDAsync_v2
 func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyHtoDAsync_v2", &r)()
-	return drv(memcpy(devPtr(runtime.Ptr(dst)), src, int(n), hostToDevice))
+	return copyAsync(devPtr(runtime.Ptr(dst)), src, n, hostToDevice, s)
 }
 
 //export cuMemcpyDtoHAsync_v2
 func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoHAsync_v2", &r)()
-	return drv(memcpy(dst, devPtr(runtime.Ptr(src)), int(n), deviceToHost))
+	return copyAsync(dst, devPtr(runtime.Ptr(src)), n, deviceToHost, s)
 }
 
 //export cuMemcpyDtoDAsync_v2
 func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyDtoDAsync_v2", &r)()
-	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), deviceToDevice))
+	return copyAsync(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), n, deviceToDevice, s)
 }
 
 //export cuMemcpyAsync
 func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemcpyAsync", &r)()
-	return drv(memcpy(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), int(n), copyDefault))
+	return copyAsync(devPtr(runtime.Ptr(dst)), devPtr(runtime.Ptr(src)), n, copyDefault, s)
+}
+
+// copyAsync copies n bytes in stream s, or adds the copy to the graph s is capturing.
+func copyAsync(dst, src unsafe.Pointer, n C.size_t, kind C.int, s unsafe.Pointer) C.int {
+	if captured(s, copyOp{dst, src, int(n), kind}) {
+		return success
+	}
+	return drv(memcpy(dst, src, int(n), kind))
 }
 
 // memsetN fills n elements of size bytes at p with the little-endian value v.
@@ -753,19 +761,19 @@ func cuMemsetD32_v2(p C.ulonglong, v C.uint, n C.size_t) (r C.int) {
 //export cuMemsetD8Async
 func cuMemsetD8Async(p C.ulonglong, v C.uchar, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemsetD8Async", &r)()
-	return memsetN(p, uint32(v), 1, n)
+	return memsetD2D(p, 0, uint32(v), 1, n, 1, s, true)
 }
 
 //export cuMemsetD16Async
 func cuMemsetD16Async(p C.ulonglong, v C.ushort, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemsetD16Async", &r)()
-	return memsetN(p, uint32(v), 2, n)
+	return memsetD2D(p, 0, uint32(v), 2, n, 1, s, true)
 }
 
 //export cuMemsetD32Async
 func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) (r C.int) {
 	defer guard("cuMemsetD32Async", &r)()
-	return memsetN(p, uint32(v), 4, n)
+	return memsetD2D(p, 0, uint32(v), 4, n, 1, s, true)
 }
 
 // Launches.
@@ -773,11 +781,12 @@ func cuMemsetD32Async(p C.ulonglong, v C.uint, n C.size_t, s unsafe.Pointer) (r 
 //export cuLaunchKernel
 func cuLaunchKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer) (r C.int) {
 	defer guard("cuLaunchKernel", &r)()
-	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, extra, false)
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, s, params, extra, false)
 }
 
-// cuLaunch launches kernel f with kernelParams or extra, cooperatively or not.
-func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, params, extra *unsafe.Pointer, cooperative bool) C.int {
+// cuLaunch launches kernel f with kernelParams or extra, cooperatively or not, or adds the
+// launch to the graph stream s is capturing.
+func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, s unsafe.Pointer, params, extra *unsafe.Pointer, cooperative bool) C.int {
 	if e := initialized(); e != success {
 		return e
 	}
@@ -804,6 +813,9 @@ func cuLaunch(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared C.uint, params, e
 	}
 	g := runtime.Dim3{X: uint32(gx), Y: uint32(gy), Z: uint32(gz)}
 	b := runtime.Dim3{X: uint32(bx), Y: uint32(by), Z: uint32(bz)}
+	if captured(s, kernelOp{k: k, grid: g, block: b, shared: int(shared), params: buf, cooperative: cooperative}) {
+		return success
+	}
 	return drv(k.launch(g, b, int(shared), buf, cooperative))
 }
 
@@ -813,7 +825,7 @@ func cuLaunchCooperativeKernel(f unsafe.Pointer, gx, gy, gz, bx, by, bz, shared 
 	if uint64(gx)*uint64(gy)*uint64(gz) > uint64(occupancy(int(bx*by*bz), int(shared))*smCount()) {
 		return errCooperativeLaunchTooBig
 	}
-	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, params, nil, true)
+	return cuLaunch(f, gx, gy, gz, bx, by, bz, shared, s, params, nil, true)
 }
 
 //export cuFuncGetAttribute
