@@ -222,6 +222,12 @@ NVCC12 ?= testdata/cudart/nvcc12
 CUDA12_LINK = -Xcompiler -static-libstdc++ testdata/cudart/glibc236.c
 cuda-programs: cuda11-programs cuda12-programs
 
+# The whole kernel corpus with racecheck, synccheck and initcheck on (issue 33; the suite runs
+# a sample): every level and shape, about a minute.
+.PHONY: check-corpus
+check-corpus:
+	PTX2GO_CHECK_CORPUS=all $(GO) test ./internal/e2e/sanitizer -run TestCorpusChecked -count=1
+
 cuda11-programs:
 	@mkdir -p testdata/cudart/bin/static
 	@set -e; for n in $(CUDART_PROGRAMS); do \
