@@ -214,7 +214,9 @@ cuda-stubs:
 # -rdc=true, which adds libcudadevrt); the driver API program with -lcuda, also with
 # CUDA_API_PER_THREAD_DEFAULT_STREAM (driver_ptsz); perthread with --default-stream per-thread
 # (both call the _ptsz and _ptds entry points); the driver program's kernels as PTX and as a fat
-# binary holding only (compressed) PTX. CUDA 12.4's builds link glibc236.c and libstdc++
+# binary holding only (compressed) PTX; cdp (dynamic parallelism, -rdc=true), and the driver
+# API programs culink (with its two PTX modules), vmm, occupancy (with its kernel as PTX) and
+# attrs, with nvcc 11.8 only (CUDA 12 has no device-side cudaDeviceSynchronize). CUDA 12.4's builds link glibc236.c and libstdc++
 # statically so that they run on glibc 2.36 (Debian 12).
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak
 STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed pools
@@ -246,6 +248,14 @@ cuda11-programs:
 	$(NVCC) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu -o testdata/cudart/bin/perthread
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin
+	$(NVCC) -cudart shared -rdc=true -arch=sm_80 -O2 testdata/cudart/cdp.cu -o testdata/cudart/bin/cdp
+	$(NVCC) -cudart shared -O2 testdata/cudart/culink.cu -o testdata/cudart/bin/culink -lcuda
+	$(NVCC) -ptx -rdc=true -arch=compute_80 -O2 testdata/cudart/link_kernel.cu -o testdata/cudart/link_kernel.ptx
+	$(NVCC) -ptx -rdc=true -arch=compute_80 -O2 testdata/cudart/link_lib.cu -o testdata/cudart/link_lib.ptx
+	$(NVCC) -cudart shared -arch=sm_80 -O2 testdata/cudart/vmm.cu -o testdata/cudart/bin/vmm -lcuda
+	$(NVCC) -cudart shared -O2 testdata/cudart/occupancy.cu -o testdata/cudart/bin/occupancy -lcuda
+	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/occupancy.cu -o testdata/cudart/occupancy_kernels.ptx
+	$(NVCC) -cudart shared -arch=sm_80 -O2 testdata/cudart/attrs.cu -o testdata/cudart/bin/attrs -lcuda
 
 cuda12-programs:
 	@mkdir -p testdata/cudart/bin12/static

@@ -102,6 +102,9 @@ type Device struct {
 	// images holds the texture and surface objects (texture.go).
 	images imageTable
 
+	// vmm holds the address ranges reserved for virtual memory management (vmm.go).
+	vmm vmmState
+
 	// cfgMu guards the device heap and the printf settings.
 	cfgMu      sync.Mutex
 	heap       *deviceHeap

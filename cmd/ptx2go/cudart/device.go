@@ -20,7 +20,8 @@ import (
 // every CTA at once with a grid barrier; multi-device cooperative launches and stream
 // priorities are not there and report 0.
 // Clock rates and cache sizes of a CPU mean nothing to a CUDA program's tuning: the clock rate is
-// a nominal 1 GHz, the memory figures 0.
+// a nominal 1 GHz, the memory figures 0 but the L2 cache's, an A100's (l2.go), which programs
+// size their persisting-access windows from.
 // deviceUUID is the device's UUID (cudaDeviceProp.uuid, cuDeviceGetUuid).
 var deviceUUID = [16]byte([]byte("ptx2go-emulated!"))
 
@@ -101,6 +102,14 @@ func deviceAttr(a int) (int, bool) {
 		return blocksPerSM, true
 	case 115: // MemoryPoolsSupported (mempool.go)
 		return 1, true
+	case 102: // VirtualMemoryManagementSupported (vmm.go)
+		return 1, true
+	case 38: // L2CacheSize (l2.go)
+		return l2CacheSize, true
+	case 108: // MaxPersistingL2CacheSize
+		return persistingL2Max, true
+	case 109: // MaxAccessPolicyWindowSize
+		return accessPolicyMaxBytes, true
 	case 126: // MemSyncDomainCount: one domain, as before Hopper
 		return 1, true
 	case 131, 134: // NumaId, HostNumaId: the device is no NUMA node of its own
@@ -143,6 +152,7 @@ func fillProps(p *C.struct_cudaDeviceProp) {
 	p.canMapHostMemory, p.unifiedAddressing, p.managedMemory = 1, 1, 1
 	p.canUseHostPointerForRegisteredMem = 1
 	p.cooperativeLaunch = 1
+	p.l2CacheSize, p.persistingL2CacheMaxSize, p.accessPolicyMaxWindowSize = l2CacheSize, persistingL2Max, accessPolicyMaxBytes
 }
 
 // occupancy is the number of CTAs of blockSize threads using shared bytes of shared memory that

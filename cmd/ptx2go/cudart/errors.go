@@ -24,6 +24,7 @@ const (
 	errInvalidSymbol               cudaError = 13
 	errInvalidDevicePointer        cudaError = 17
 	errInvalidMemcpyDirection      cudaError = 21
+	errLaunchMaxDepthExceeded      cudaError = 65
 	errInvalidDeviceFunction       cudaError = 98
 	errNoDevice                    cudaError = 100
 	errInvalidDevice               cudaError = 101
@@ -66,6 +67,7 @@ var errorNames = map[cudaError][2]string{
 	errInvalidSymbol:               {"cudaErrorInvalidSymbol", "invalid device symbol"},
 	errInvalidDevicePointer:        {"cudaErrorInvalidDevicePointer", "invalid device pointer"},
 	errInvalidMemcpyDirection:      {"cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+	errLaunchMaxDepthExceeded:      {"cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"},
 	errInvalidDeviceFunction:       {"cudaErrorInvalidDeviceFunction", "invalid device function"},
 	errNoDevice:                    {"cudaErrorNoDevice", "no CUDA-capable device is detected"},
 	errInvalidDevice:               {"cudaErrorInvalidDevice", "invalid device ordinal"},

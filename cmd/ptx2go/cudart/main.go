@@ -417,6 +417,8 @@ func faultError(f *runtime.Fault) cudaError {
 		return errInvalidPc
 	case runtime.FaultIllegal, runtime.FaultWarpSync:
 		return errIllegalInstruction
+	case runtime.FaultLaunchDepth:
+		return errLaunchMaxDepthExceeded
 	}
 	return errLaunchFailure
 }

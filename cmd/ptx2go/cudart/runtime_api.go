@@ -200,7 +200,9 @@ func cudaDeviceGetLimit(v *C.size_t, limit C.int) (r C.int) {
 	case limitMallocHeapSize:
 		*v = C.size_t(dev.HeapSize())
 	default:
-		return ret(errUnsupportedLimit)
+		if !getLimit(limit, v) {
+			return ret(errUnsupportedLimit)
+		}
 	}
 	return success
 }
@@ -229,7 +231,7 @@ func cudaDeviceSetLimit(limit C.int, v C.size_t) (r C.int) {
 			return ret(errInvalidValue)
 		}
 	default:
-		return ret(errUnsupportedLimit)
+		return ret(setLimit(limit, v))
 	}
 	return success
 }
@@ -599,6 +601,12 @@ func memcpy(dst, src unsafe.Pointer, n int, kind C.int) C.int {
 	}
 	if n == 0 {
 		return success
+	}
+	if k := mappedPiece(dst, src, n); k < n { // across mappings of virtual memory (vmm.go)
+		if e := memcpy(dst, src, k, kind); e != success {
+			return e
+		}
+		return memcpy(unsafe.Add(dst, k), unsafe.Add(src, k), n-k, kind)
 	}
 	dev := device()
 	if kind == copyDefault {
