@@ -463,10 +463,10 @@ func TestExec(t *testing.T) {
 			fmt.Sprintf("occupancy(256)=8 potential block=1024 minGrid=%d\n", 2*sms) +
 			"pitch=1024 copy2D=cudaSuccess h[0][0]=255 h[3][255]=0\n" +
 			"pointer types: device=2 host=0\nmeminfo: used>=pitch*4:1\n" +
-			"free twice: cudaSuccess then cudaErrorInvalidDevicePointer\n" +
-			"last error: cudaErrorInvalidDevicePointer, then cudaSuccess\n" +
+			"free twice: cudaSuccess then cudaErrorInvalidValue\n" +
+			"last error: cudaErrorInvalidValue, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
-			"managed of 0 bytes: cudaErrorInvalidValue\narray: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"managed of 0 bytes: cudaSuccess\narray: cudaErrorNotSupported cudaErrorNotSupported\n" +
 			"after the unsupported call, last error: cudaErrorNotSupported, then cudaSuccess\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"

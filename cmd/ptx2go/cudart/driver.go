@@ -619,6 +619,9 @@ func cuMemHostAlloc(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int) {
 //export cuMemAllocManaged
 func cuMemAllocManaged(p *C.ulonglong, size C.size_t, flags C.uint) (r C.int) {
 	defer guard("cuMemAllocManaged", &r)()
+	if size == 0 {
+		return errInvalidValue
+	}
 	var m unsafe.Pointer
 	if e := cudaMallocManaged(&m, size, flags); e != success {
 		return drv(e)

@@ -340,7 +340,7 @@ func cudaFree(p unsafe.Pointer) (r C.int) {
 		return success
 	}
 	if devFree(runtime.Ptr(uintptr(p))) != nil {
-		return ret(errInvalidDevicePointer)
+		return ret(errInvalidValue) // the driver's CUDA_ERROR_INVALID_VALUE, as NVIDIA's runtime reports it
 	}
 	return success
 }
@@ -400,8 +400,12 @@ func cudaMallocManaged(p *unsafe.Pointer, size C.size_t, flags C.uint) (r C.int)
 	if e := check(); e != success {
 		return e
 	}
-	if p == nil || size == 0 || flags != 1 && flags != 2 { // cudaMemAttachGlobal or cudaMemAttachHost
+	if p == nil || flags != 1 && flags != 2 { // cudaMemAttachGlobal or cudaMemAttachHost
 		return ret(errInvalidValue)
+	}
+	if size == 0 { // NVIDIA's runtime answers this itself, without asking the driver
+		*p = nil
+		return success
 	}
 	d, err := hostMalloc(int(size), allocManaged)
 	if err != nil {
