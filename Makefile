@@ -218,8 +218,8 @@ cuda-stubs:
 # API programs culink (with its two PTX modules), vmm, occupancy (with its kernel as PTX) and
 # attrs, with nvcc 11.8 only (CUDA 12 has no device-side cudaDeviceSynchronize). CUDA 12.4's builds link glibc236.c and libstdc++
 # statically so that they run on glibc 2.36 (Debian 12).
-CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak
-STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed pools
+CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak texture
+STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed pools texture
 NVCC12 ?= testdata/cudart/nvcc12
 CUDA12_LINK = -Xcompiler -static-libstdc++ testdata/cudart/glibc236.c
 cuda-programs: cuda11-programs cuda12-programs

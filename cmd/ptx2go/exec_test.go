@@ -466,7 +466,7 @@ func TestExec(t *testing.T) {
 			"free twice: cudaSuccess then cudaErrorInvalidValue\n" +
 			"last error: cudaErrorInvalidValue, then cudaSuccess\n" +
 			"launch 2048 threads: peek cudaErrorInvalidConfiguration, last cudaErrorInvalidConfiguration, peek cudaSuccess\n" +
-			"managed of 0 bytes: cudaSuccess\narray: cudaErrorNotSupported cudaErrorNotSupported\n" +
+			"managed of 0 bytes: cudaSuccess\narray: cudaSuccess cudaSuccess, mipmapped: cudaErrorNotSupported cudaErrorNotSupported\n" +
 			"after the unsupported call, last error: cudaErrorNotSupported, then cudaSuccess\n" +
 			"error 700: cudaErrorIllegalAddress / an illegal memory access was encountered\n" +
 			"bad arguments: cudaErrorInvalidValue cudaErrorInvalidValue\nsync: cudaSuccess\n"
@@ -475,8 +475,8 @@ func TestExec(t *testing.T) {
 			if w := fmt.Sprintf(want, r.version); r.code != 0 || r.out != w {
 				t.Errorf("%s build: exit %d, output\n%s\nwant\n%s\nstderr:\n%s", r.build, r.code, r.out, w, r.errOut)
 			}
-			if n := strings.Count(r.errOut, "cudaMallocArray is not supported"); n != 1 {
-				t.Errorf("%s build: the unsupported cudaMallocArray is reported %d times, want once:\n%s", r.build, n, r.errOut)
+			if n := strings.Count(r.errOut, "cudaMallocMipmappedArray is not supported"); n != 1 {
+				t.Errorf("%s build: the unsupported cudaMallocMipmappedArray is reported %d times, want once:\n%s", r.build, n, r.errOut)
 			}
 		}
 	})

@@ -78,8 +78,12 @@ int main() {
     printf("managed of 0 bytes: %s\n", cudaGetErrorName(cudaMallocManaged(&m, 0)));
     cudaArray_t arr;
     cudaChannelFormatDesc desc = {32, 0, 0, 0, cudaChannelFormatKindFloat};
-    cudaError_t a1 = cudaMallocArray(&arr, &desc, 16, 16), a2 = cudaMallocArray(&arr, &desc, 16, 16);
-    printf("array: %s %s\n", cudaGetErrorName(a1), cudaGetErrorName(a2));
+    cudaError_t a0 = cudaMallocArray(&arr, &desc, 16, 16), f0 = cudaFreeArray(arr);
+    // Mipmapped arrays are a stub.
+    cudaMipmappedArray_t mm;
+    cudaError_t a1 = cudaMallocMipmappedArray(&mm, &desc, make_cudaExtent(16, 16, 0), 4),
+                a2 = cudaMallocMipmappedArray(&mm, &desc, make_cudaExtent(16, 16, 0), 4);
+    printf("array: %s %s, mipmapped: %s %s\n", cudaGetErrorName(a0), cudaGetErrorName(f0), cudaGetErrorName(a1), cudaGetErrorName(a2));
     cudaError_t u1 = cudaGetLastError(), u2 = cudaGetLastError();
     printf("after the unsupported call, last error: %s, then %s\n", cudaGetErrorName(u1), cudaGetErrorName(u2));
     printf("error 700: %s / %s\n", cudaGetErrorName((cudaError_t)700), cudaGetErrorString((cudaError_t)700));

@@ -37,8 +37,8 @@ struct cudaPointerAttributes {
     void *hostPointer;
 };
 
-// The 3D copies of cudaMemcpy3D and graph memcpy nodes (driver_types.h). ptx2go has no CUDA
-// arrays: srcArray and dstArray must be NULL.
+// The 3D copies of cudaMemcpy3D and graph memcpy nodes (driver_types.h): between pitched
+// pointers, or CUDA arrays (srcArray, dstArray: texture.go).
 struct cudaPos {
     size_t x, y, z;
 };

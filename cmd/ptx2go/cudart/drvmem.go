@@ -42,6 +42,10 @@ func memcpy3DParams(p *C.struct_ptx2go_memcpy3D) (*C.struct_cudaMemcpy3DParms, C
 	}
 	q.srcPos = C.struct_cudaPos{x: p.srcXInBytes, y: p.srcY, z: p.srcZ}
 	q.dstPos = C.struct_cudaPos{x: p.dstXInBytes, y: p.dstY, z: p.dstZ}
+	// cudaMemcpy3D counts an array's extent and position in its elements (texture.go).
+	if !arrayBytesToElements(q) {
+		return nil, errInvalidValue
+	}
 	return q, success
 }
 

@@ -74,7 +74,8 @@ type copyOp struct {
 func (o copyOp) run() cudaError { return memcpy(o.dst, o.src, o.n, o.kind) }
 func (copyOp) nodeType() C.int  { return nodeMemcpy }
 
-// copy3DOp is a 3D copy between pitched pointers (cudaGraphAddMemcpyNode, cudaMemcpy3DAsync).
+// copy3DOp is a 3D copy between pitched pointers and arrays (cudaGraphAddMemcpyNode,
+// cudaMemcpy3DAsync).
 type copy3DOp struct{ p C.struct_cudaMemcpy3DParms }
 
 func (o copy3DOp) run() cudaError { return memcpy3D(&o.p) }
@@ -324,12 +325,12 @@ func kernelNodeOp(p *C.struct_cudaKernelNodeParams) (graphOp, cudaError) {
 	return kernelOp{k: k, grid: dim(p.gridDim), block: dim(p.blockDim), shared: int(p.sharedMemBytes), params: params}, success
 }
 
-// memcpy3D copies extent between pitched pointers. Without CUDA arrays the extent's width is
-// in bytes; row (y, z) of a pointer starts at ptr + ((pos.z+z)*ysize + pos.y+y)*pitch + pos.x.
+// memcpy3D copies extent between pitched pointers and CUDA arrays (memcpy3DArray, texture.go).
+// Without CUDA arrays the extent's width is in bytes; row (y, z) of a pointer starts at ptr +
+// ((pos.z+z)*ysize + pos.y+y)*pitch + pos.x.
 func memcpy3D(p *C.struct_cudaMemcpy3DParms) cudaError {
 	if p.srcArray != nil || p.dstArray != nil {
-		warnOnce("cudaMemcpy3D: CUDA arrays are not supported by ptx2go")
-		return ret(errNotSupported)
+		return memcpy3DArray(p)
 	}
 	e := p.extent
 	if e.width == 0 || e.height == 0 || e.depth == 0 {
@@ -914,7 +915,7 @@ func cudaGraphExecUpdate(exec, g unsafe.Pointer, errNode *unsafe.Pointer, result
 	}))
 }
 
-// cudaMemcpy3D copies between pitched pointers (ptx2go has no CUDA arrays).
+// cudaMemcpy3D copies between pitched pointers and CUDA arrays.
 //
 //export cudaMemcpy3D
 func cudaMemcpy3D(p *C.struct_cudaMemcpy3DParms) (r C.int) {
