@@ -272,6 +272,11 @@ cuda12-programs:
 	$(NVCC12) -cudart shared -O2 testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver -lcuda
 	$(NVCC12) -cudart shared -O2 -DCUDA_API_PER_THREAD_DEFAULT_STREAM testdata/cudart/driver.cu $(CUDA12_LINK) -o testdata/cudart/bin12/driver_ptsz -lcuda
 	$(NVCC12) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu $(CUDA12_LINK) -o testdata/cudart/bin12/perthread
+	$(NVCC12) -cudart shared -rdc=true -arch=sm_80 -O2 -DCUDA_FORCE_CDP1_IF_SUPPORTED testdata/cudart/cdp.cu $(CUDA12_LINK) -o testdata/cudart/bin12/cdp
+	$(NVCC12) -cudart shared -O2 testdata/cudart/culink.cu $(CUDA12_LINK) -o testdata/cudart/bin12/culink -lcuda
+	$(NVCC12) -cudart shared -arch=sm_80 -O2 testdata/cudart/vmm.cu $(CUDA12_LINK) -o testdata/cudart/bin12/vmm -lcuda
+	$(NVCC12) -cudart shared -O2 testdata/cudart/occupancy.cu $(CUDA12_LINK) -o testdata/cudart/bin12/occupancy -lcuda
+	$(NVCC12) -cudart shared -arch=sm_80 -O2 testdata/cudart/attrs.cu $(CUDA12_LINK) -o testdata/cudart/bin12/attrs -lcuda
 
 # Builds NVIDIA's cuda-samples of CUDA_SAMPLE_NAMES (testdata/cuda-samples/README.md: which
 # commit, and how to lay their sources out under CUDA_SAMPLES, a path inside this checkout that

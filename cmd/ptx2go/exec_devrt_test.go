@@ -16,10 +16,6 @@ import (
 func TestExecDynamicParallelism(t *testing.T) {
 	libs := needCudaLibs(t)
 	const grid, block, depth = 2, 2, 3
-	code, out, errOut := execProgram(t, libs, "cdp", fmt.Sprint(grid), fmt.Sprint(block), fmt.Sprint(depth))
-	if code != 0 {
-		t.Fatalf("exit status %d, stderr:\n%s", code, errOut)
-	}
 	// Every thread of every block launches a grid of grid blocks one level deeper; thread 0
 	// of each block prints one line. The CTAs of a grid run in any order, so compare sorted.
 	var want []string
@@ -38,6 +34,19 @@ func TestExecDynamicParallelism(t *testing.T) {
 		parents *= block * grid
 		total += parents
 	}
+	// The grids' lines come in any CTA order, so each build is checked on its own.
+	for _, r := range execBuilds(t, libs, "cdp", fmt.Sprint(grid), fmt.Sprint(block), fmt.Sprint(depth)) {
+		checkCDP(t, r, want, total, depth)
+	}
+}
+
+// checkCDP checks one build's run of cdp: the grids' lines in any order, and the other lines.
+func checkCDP(t *testing.T, r buildRun, want []string, total, depth int) {
+	t.Helper()
+	if r.code != 0 {
+		t.Fatalf("%s build: exit status %d, stderr:\n%s", r.build, r.code, r.errOut)
+	}
+	out, errOut := r.out, r.errOut
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var got []string
 	for _, l := range lines {
@@ -48,7 +57,7 @@ func TestExecDynamicParallelism(t *testing.T) {
 	slices.Sort(want)
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
-		t.Errorf("the grids' lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("%s build: the grids' lines:\n%s\nwant:\n%s", r.build, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	var sums []string
 	h := make([]int64, 4*100)
@@ -68,11 +77,11 @@ func TestExecDynamicParallelism(t *testing.T) {
 		"dive: cudaErrorLaunchMaxDepthExceeded",
 	}, sums...) {
 		if !slices.Contains(lines, w) {
-			t.Errorf("output lacks %q:\n%s", w, out)
+			t.Errorf("%s build: output lacks %q:\n%s", r.build, w, out)
 		}
 	}
 	if !strings.Contains(errOut, "launch nesting depth exceeded") || !strings.Contains(errOut, "nesting depth 24") {
-		t.Errorf("stderr does not report the nesting limit:\n%s", errOut)
+		t.Errorf("%s build: stderr does not report the nesting limit:\n%s", r.build, errOut)
 	}
 }
 
