@@ -216,8 +216,9 @@ cuda-stubs:
 # (both call the _ptsz and _ptds entry points); the driver program's kernels as PTX and as a fat
 # binary holding only (compressed) PTX; cdp (dynamic parallelism, -rdc=true), and the driver
 # API programs culink (with its two PTX modules), vmm, occupancy (with its kernel as PTX) and
-# attrs, with nvcc 11.8 only (CUDA 12 has no device-side cudaDeviceSynchronize). CUDA 12.4's builds link glibc236.c and libstdc++
-# statically so that they run on glibc 2.36 (Debian 12).
+# attrs. CUDA 12.4's builds link glibc236.c and libstdc++ statically so that they run on glibc
+# 2.36 (Debian 12); its cdp keeps CUDA 11's device-side cudaDeviceSynchronize with
+# -DCUDA_FORCE_CDP1_IF_SUPPORTED (sm_80 has it; sm_90 does not).
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak texture
 STATIC_PROGRAMS = vectoradd reduction streams graphs printf managed pools texture
 NVCC12 ?= testdata/cudart/nvcc12
