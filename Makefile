@@ -214,9 +214,10 @@ cuda-stubs:
 # -rdc=true, which adds libcudadevrt); the driver API program with -lcuda, also with
 # CUDA_API_PER_THREAD_DEFAULT_STREAM (driver_ptsz); perthread with --default-stream per-thread
 # (both call the _ptsz and _ptds entry points); the driver program's kernels as PTX and as a fat
-# binary holding only (compressed) PTX; cdp (dynamic parallelism, -rdc=true), and the driver
-# API programs culink (with its two PTX modules), vmm, occupancy (with its kernel as PTX) and
-# attrs. CUDA 12.4's builds link glibc236.c and libstdc++ statically so that they run on glibc
+# binary holding only (compressed) PTX; texture's kernels as PTX for the corpus
+# (testdata/ptx/nvcc/cudart_texture.ptx, which TestRunTexture runs through ptx2go run); cdp
+# (dynamic parallelism, -rdc=true), and the driver API programs culink (with its two PTX
+# modules), vmm, occupancy (with its kernel as PTX) and attrs. CUDA 12.4's builds link glibc236.c and libstdc++ statically so that they run on glibc
 # 2.36 (Debian 12); its cdp keeps CUDA 11's device-side cudaDeviceSynchronize with
 # -DCUDA_FORCE_CDP1_IF_SUPPORTED (sm_80 has it; sm_90 does not).
 CUDART_PROGRAMS = vectoradd reduction streams fault bench threads info printf assert managed coop graphs pools thrust leak texture
@@ -249,6 +250,8 @@ cuda11-programs:
 	$(NVCC) -cudart shared -arch=sm_80 -O2 --default-stream per-thread testdata/cudart/perthread.cu -o testdata/cudart/bin/perthread
 	$(NVCC) -ptx -arch=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.ptx
 	$(NVCC) -fatbin -gencode arch=compute_80,code=compute_80 -O2 testdata/cudart/drv_kernels.cu -o testdata/cudart/drv_kernels.fatbin
+	$(NVCC) -ptx -arch=compute_80 -O3 -lineinfo testdata/cudart/texture.cu -o testdata/ptx/nvcc/cudart_texture.ptx
+	sed -i 's|"$(CURDIR)/|"|' testdata/ptx/nvcc/cudart_texture.ptx
 	$(NVCC) -cudart shared -rdc=true -arch=sm_80 -O2 testdata/cudart/cdp.cu -o testdata/cudart/bin/cdp
 	$(NVCC) -cudart shared -O2 testdata/cudart/culink.cu -o testdata/cudart/bin/culink -lcuda
 	$(NVCC) -ptx -rdc=true -arch=compute_80 -O2 testdata/cudart/link_kernel.cu -o testdata/cudart/link_kernel.ptx

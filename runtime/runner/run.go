@@ -44,11 +44,17 @@ Run compiles a PTX file and runs one of its kernels on the CPU with the GPU's SI
 semantics. Each kernel parameter gets one -arg, in declaration order: @PATH makes a new
 global buffer holding the file's bytes (a .npy file's array data, little-endian and in C
 order) and passes its address; zeros:N makes a new zero-filled buffer of N bytes; bytes:HEX
-gives the raw bytes of an aggregate parameter (.param .b8 name[N]); and a number (decimal,
+gives the raw bytes of an aggregate parameter (.param .b8 name[N]); a number (decimal,
 negative, 0x hex, or a float such as 1.5 or -2e-3) is converted to the parameter's type, an
-error if it does not fit. With -out, each buffer is written after a successful run to
-DIR/argN.bin (N is the parameter's 0-based index) as raw bytes, or to DIR/argN.npy with the
-input's dtype and shape for a .npy input. Flags may come before or after the file. What the
+error if it does not fit. tex:@PATH.npy[,OPTION...] makes a CUDA array of the .npy array and a
+texture object on it, surf:@PATH.npy[,OPTION...] an array with a surface object, and passes
+the object's handle (a .u64 parameter). The array's shape is the file's: (W) 1D, (H,W) 2D,
+(D,H,W) 3D, or D layers with the option layered, or cubemaps with cubemap (6 faces each);
+channels=N (1, 2 or 4) makes the last axis the element's channels. A texture's sampling
+options: filter=point|linear, address=wrap|clamp|mirror|border, normalized (coordinates in
+[0,1)), read=element|normalized, srgb, border=R:G:B:A. With -out, each buffer is written after
+a successful run to DIR/argN.bin (N is the parameter's 0-based index) as raw bytes, or to
+DIR/argN.npy with the input's dtype and shape for a .npy input, and so is a surface's array. Flags may come before or after the file. What the
 kernel prints (CUDA's device printf) goes to standard output when the kernel ends, also when
 it faults. On success a summary goes to standard output, and a run of over a second shows its progress on
 standard error when that is a terminal. A parse or verification error, a bad argument or a
@@ -62,7 +68,8 @@ Flags:
   -shared BYTES      the size of the dynamic shared memory (extern .shared arrays)
   -heap BYTES        the size of the device heap that the kernel's malloc uses (default
                      8 MiB, as CUDA's)
-  -arg SPEC          one argument: @PATH, @PATH.npy, zeros:N, bytes:HEX or a number
+  -arg SPEC          one argument: @PATH, @PATH.npy, zeros:N, bytes:HEX, a number,
+                     tex:@PATH.npy[,OPTION...] or surf:@PATH.npy[,OPTION...]
   -out DIR           write the buffers to DIR/argN.bin or DIR/argN.npy after the run
   -workers N         CTAs run in parallel (default GOMAXPROCS; 1 is deterministic)
   -sched its|ipdom   how the lanes of a warp are scheduled (default: its for .target sm_70
@@ -342,12 +349,14 @@ func (o *runOptions) check() error {
 	return nil
 }
 
-// A buffer is a global allocation made for a @PATH or zeros:N argument.
+// A buffer is a global allocation made for a @PATH or zeros:N argument, or the CUDA array of
+// a tex: or surf: argument.
 type buffer struct {
 	index int // the parameter's index
 	ptr   runtime.Ptr
 	size  int
 	npy   *npyArray // the array's dtype and shape for a .npy input, else nil
+	image *image    // the array of a tex: or surf: argument, else nil
 }
 
 // runKernel makes the module with load, prepares the arguments, runs the kernel and writes the outputs.
@@ -380,7 +389,9 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 		vals[i] = v
 		if buf != nil {
 			bufs = append(bufs, *buf)
-			dev.Wrote(buf.ptr, buf.size) // every buffer -arg makes holds what its SPEC says
+			if buf.image == nil {
+				dev.Wrote(buf.ptr, buf.size) // every buffer -arg makes holds what its SPEC says
+			}
 		}
 	}
 	if o.out != "" {
@@ -441,6 +452,9 @@ func runKernel(o *runOptions, load func(file string) (*ptx2go.Module, error), st
 		return nil
 	}
 	for _, b := range bufs {
+		if b.image != nil && !b.image.surface {
+			continue // a texture is read-only
+		}
 		path, err := writeBuffer(dev, o.out, b)
 		if err != nil {
 			return runError("%v", err)
@@ -541,6 +555,12 @@ func paramType(p Param) string {
 // arguments allocate device memory and are returned as buf too.
 func prepareArg(dev *runtime.Device, i int, p Param, spec string) (arg any, buf *buffer, err error) {
 	switch {
+	case strings.HasPrefix(spec, "tex:"), strings.HasPrefix(spec, "surf:"):
+		h, img, err := prepareImage(dev, p, spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		return h, &buffer{index: i, image: img, size: img.array.Size()}, nil
 	case strings.HasPrefix(spec, "@"), strings.HasPrefix(spec, "zeros:"):
 		if !p.Pointer {
 			return nil, nil, fmt.Errorf("%s makes a buffer, whose address cannot be passed as %s", spec, paramType(p))
@@ -762,12 +782,21 @@ func writeNPY(w io.Writer, a *npyArray, data []byte) error {
 	return npy.Write(w, v.Interface())
 }
 
-// writeBuffer copies a buffer back from the device and writes it to dir/argN.bin, or
-// dir/argN.npy for a .npy input. It returns the file's path.
+// writeBuffer copies a buffer (or a surface's array) back from the device and writes it to
+// dir/argN.bin, or dir/argN.npy for a .npy input. It returns the file's path.
 func writeBuffer(dev *runtime.Device, dir string, b buffer) (string, error) {
-	data := make([]byte, b.size)
-	if err := dev.CopyOut(data, b.ptr); err != nil {
-		return "", err
+	var data []byte
+	if b.image != nil {
+		data = make([]byte, b.image.array.Size())
+		if err := b.image.array.Read(data); err != nil {
+			return "", err
+		}
+		b.npy = b.image.npy
+	} else {
+		data = make([]byte, b.size)
+		if err := dev.CopyOut(data, b.ptr); err != nil {
+			return "", err
+		}
 	}
 	if b.npy == nil {
 		path := filepath.Join(dir, fmt.Sprintf("arg%d.bin", b.index))
