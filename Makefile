@@ -107,6 +107,16 @@ bench: gocorpus
 				printf "| %s | %.1f ms | %s | %.1f ms | %s | %.1fx | %s |\n", k, hand[k] / 1e6, g, cl[k] / 1e6, gr, cl[k] / hand[k], cg } \
 		}'
 
+# The kernel benchmarks of `make bench` (BENCH_KERNELS, BENCH_COUNT rounds) on the git revision
+# REV and on the working tree in one run, round by round, compared with benchstat (from the Go
+# module proxy through `go run`; CI never runs this): make bench-compare REV=main~3. REV is
+# checked out in a temporary git worktree; both trees get their engine=go corpus. See
+# internal/e2e/bench/compare.sh (BENCHSTAT_FLAGS, BENCH_COMPARE_DIR).
+.PHONY: bench-compare
+bench-compare:
+	@test -n "$(REV)" || { echo "usage: make bench-compare REV=<git revision>" >&2; exit 2; }
+	GO=$(GO) sh internal/e2e/bench/compare.sh '$(REV)' '$(BENCH_KERNELS)' '$(BENCH_COUNT)'
+
 # Regenerates testdata/ptx/gcc/*.ptx from testdata/gcc/*.c with GCC's nvptx offload compiler
 # (Debian/Ubuntu: apt-get install gcc-12-offload-nvptx). CI never runs this. The host gcc
 # streams the offloaded code (OpenMP target / declare target, OpenACC) as LTO into the .o;
