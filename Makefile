@@ -82,30 +82,36 @@ fuzz: gocorpus
 # hand-written Go, the generated Go engine and the closure engine, and their ratios, all from
 # the same `go test -bench` run, in process CPU time per run (cpu-ns/op). Each benchmark runs
 # BENCH_COUNT times (each round runs every engine of a kernel in turn) and the table keeps
-# its least time: on a shared machine neighbours only ever add time.
+# its least time: on a shared machine neighbours only ever add time. The last two columns are
+# the worker scaling of each engine: wall time (ns/op) with one worker over wall time with
+# Workers at its default (GOMAXPROCS, all cores), the least of each; CPU time cannot show it.
 BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib
 BENCH_COUNT = 5
 bench: gocorpus
 	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa
 	@$(GO) test -run '^$$' -bench '^Benchmark($(BENCH_KERNELS))' -count $(BENCH_COUNT) ./internal/e2e/bench | tee /dev/stderr | awk ' \
 		function least(a, k, v) { if (!(k in a) || v < a[k]) a[k] = v } \
+		function scale(one, all, k) { return (k in one && k in all) ? sprintf("%.2fx", one[k] / all[k]) : "-" } \
 		/^Benchmark/ { \
-			name = $$1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$$/, "", name); ns = $$3 + 0; \
+			name = $$1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$$/, "", name); wall = $$3 + 0; ns = wall; \
 			for (i = 4; i <= NF; i++) if ($$i == "cpu-ns/op") ns = $$(i-1) + 0; \
-			if (name ~ /engine=closure\/workers=1$$/) { sub(/\/.*/, "", name); if (!(name in cl)) order[++n] = name; least(cl, name, ns) } \
-			else if (name ~ /engine=go\/workers=1$$/) { sub(/\/.*/, "", name); least(gen, name, ns) } \
+			if (name ~ /engine=closure\/workers=1$$/) { sub(/\/.*/, "", name); if (!(name in cl)) order[++n] = name; least(cl, name, ns); least(cl1, name, wall) } \
+			else if (name ~ /engine=go\/workers=1$$/) { sub(/\/.*/, "", name); least(gen, name, ns); least(gen1, name, wall) } \
+			else if (name ~ /engine=closure\/workers=default$$/) { sub(/\/.*/, "", name); least(clall, name, wall) } \
+			else if (name ~ /engine=go\/workers=default$$/) { sub(/\/.*/, "", name); least(genall, name, wall) } \
 			else if (name ~ /Go(\/fma32)?$$/) { sub(/Go(\/fma32)?$$/, "", name); least(hand, name, ns) } \
 		} \
 		END { \
 			printf "\nProcess CPU time per run (cpu-ns/op), which neighbours on a shared machine inflate less than wall time: the least of $(BENCH_COUNT) runs.\n"; \
-			printf "\n| kernel (1 worker) | hand-written Go | generated | closure | generated / Go | closure / Go | closure / generated |\n"; \
-			printf "|---|---|---|---|---|---|---|\n"; \
+			printf "Worker scaling: wall time with 1 worker over wall time with all %d cores (Workers at its default), the least of $(BENCH_COUNT) runs of each.\n", cores; \
+			printf "\n| kernel (1 worker) | hand-written Go | generated | closure | generated / Go | closure / Go | closure / generated | all cores: generated | all cores: closure |\n"; \
+			printf "|---|---|---|---|---|---|---|---|---|\n"; \
 			for (i = 1; i <= n; i++) { k = order[i]; \
 				g = (k in gen) ? sprintf("%.1f ms", gen[k] / 1e6) : "-"; \
 				gr = (k in gen) ? sprintf("%.1fx", gen[k] / hand[k]) : "-"; \
 				cg = (k in gen) ? sprintf("%.2fx", cl[k] / gen[k]) : "-"; \
-				printf "| %s | %.1f ms | %s | %.1f ms | %s | %.1fx | %s |\n", k, hand[k] / 1e6, g, cl[k] / 1e6, gr, cl[k] / hand[k], cg } \
-		}'
+				printf "| %s | %.1f ms | %s | %.1f ms | %s | %.1fx | %s | %s | %s |\n", k, hand[k] / 1e6, g, cl[k] / 1e6, gr, cl[k] / hand[k], cg, scale(gen1, genall, k), scale(cl1, clall, k) } \
+		}' cores=$$(nproc)
 
 # The kernel benchmarks of `make bench` (BENCH_KERNELS, BENCH_COUNT rounds) on the git revision
 # REV and on the working tree in one run, round by round, compared with benchstat (from the Go
