@@ -66,6 +66,21 @@ ptx:
 		sed -i 's|"$(CURDIR)/|"|' testdata/ptx/devrt/$$n.ptx; \
 	done
 
+# Regenerates the sanitizer's test kernels (testdata/sanitizer/*.cu, run by
+# internal/e2e/sanitizer): nvcc -lineinfo and clang-19 -gline-tables-only, so that the PTX has
+# the .loc lines the reports name (source paths made relative to the checkout).
+.PHONY: sanitizer-ptx
+sanitizer-ptx:
+	@for f in testdata/sanitizer/*.cu; do \
+		n=$$(basename $$f .cu); \
+		echo "nvcc -O3 -lineinfo / clang -O2 -gline-tables-only $$f"; \
+		$(NVCC) -ptx -arch=compute_80 -O3 -lineinfo $$f -o testdata/sanitizer/$$n.nvcc.ptx || exit 1; \
+		$(CLANG) $(PTX_FLAGS) -O2 -gline-tables-only $$f -o testdata/sanitizer/$$n.clang.ptx || exit 1; \
+		sed -i 's|"$(CURDIR)/|"|' testdata/sanitizer/$$n.nvcc.ptx testdata/sanitizer/$$n.clang.ptx; \
+	done
+	$(GO) run ./cmd/ptx2go generate -check -pkg bugsgen -o internal/e2e/sanitizer/bugsgen/bugsgen.go testdata/sanitizer/bugs.nvcc.ptx
+	$(GO) run ./cmd/ptx2go generate -check -pkg bugsclang -o internal/e2e/sanitizer/bugsclang/bugsclang.go testdata/sanitizer/bugs.clang.ptx
+
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 

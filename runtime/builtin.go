@@ -124,7 +124,11 @@ func (w *Warp) callBuiltin(t *Term, f *Func, m uint32) {
 		case BuiltinAssertFail:
 			w.assertFail(cs, mm, t.Loc)
 		case BuiltinMalloc:
-			r = w.CTA.L.heap.malloc(w.slotValue(cs.Args[0], l))
+			n := w.slotValue(cs.Args[0], l)
+			r = w.CTA.L.heap.malloc(n)
+			if r != 0 && w.CTA.chk != nil {
+				w.CTA.chk.fresh(r, n)
+			}
 		case BuiltinFree:
 			if p := w.slotValue(cs.Args[0], l); p != 0 && !w.CTA.L.heap.free(p) {
 				w.addrFault(FaultIllegal, t.Loc, l, "", p, "free of an address that malloc did not return, or freed already")

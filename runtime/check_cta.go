@@ -12,6 +12,9 @@ const (
 	CheckAtomic                  // an atomic or reduction: never a hazard, but it writes
 	CheckUniform                 // a .uni branch: Pred must be the same in every lane
 	CheckWarpSync                // a warp-level synchronization: orders the lanes each membermask names
+	CheckFence                   // a fence (membar, fence): a strong store after it releases
+	CheckRelease                 // an mbarrier arrive (and cp.async's): releases at the object's address
+	CheckAcquire                 // an mbarrier test_wait/try_wait: acquires what the arrivals released
 )
 
 // CheckSite is one instruction's check hook, built once by the back end: what the instruction
@@ -36,6 +39,17 @@ type CheckSite struct {
 	Pred    int
 	PredNeg bool
 	Mask    int
+	// Joint says the warp-level synchronization exchanges values (shfl, vote, match, redux):
+	// its lanes run it together, at one instruction; bar.warp.sync's lanes may meet at
+	// different ones under its.
+	Joint bool
+	// Strong says the access is .volatile, .relaxed, .acquire or .release (a strong access
+	// of the memory model): a strong load acquires what a release published at its address,
+	// a strong store after a fence of its thread releases. Release says the access releases
+	// by itself (.release, .acq_rel).
+	Strong, Release bool
+	// Val is one more than the register a scalar store writes, 0 for none.
+	Val int
 	// Loc, Instr and Src name the instruction: PTX file:line, its spelling and the CUDA source
 	// line of its .loc ("" without one).
 	Loc, Instr, Src string
@@ -85,11 +99,42 @@ func (w *Warp) CheckMem(s *CheckSite, m uint32) {
 	case CheckWarpSync:
 		cc.warpSync(w, s, m)
 		return
+	case CheckFence:
+		cc.fenced[w.ID] |= m
+		return
+	}
+	if s.Op == CheckStore && s.Val > 0 && s.Space != SpaceLocal && m&(m-1) != 0 {
+		m = cc.sameWrites(w, s, m)
 	}
 	for mm := m; mm != 0; mm &= mm - 1 {
 		l := firstLane(mm)
 		cc.access(w, l, s, s.addr(w, l))
 	}
+}
+
+// sameWrites drops from m the lanes whose store writes the value an earlier lane of m writes
+// to the same address: one store of a warp whose lanes write one value to one place (as
+// cooperative groups' collectives write a warp's result) is one write, not a race.
+func (cc *ctaCheck) sameWrites(w *Warp, s *CheckSite, m uint32) uint32 {
+	V := w.R[(s.Val-1)*WarpSize:][:WarpSize]
+	out := m
+	for x := m; x != 0; x &= x - 1 {
+		l := firstLane(x)
+		if out&(1<<l) == 0 {
+			continue
+		}
+		a := s.addr(w, l)
+		if a-uint64(LocalWindow) < WindowSize {
+			continue // each lane's own local memory
+		}
+		for y := x & (x - 1); y != 0; y &= y - 1 {
+			k := firstLane(y)
+			if out&(1<<k) != 0 && V[k] == V[l] && s.addr(w, k) == a {
+				out &^= 1 << k
+			}
+		}
+	}
+	return out
 }
 
 // acc is a recorded access in the race shadow: who, where, and the clocks that order it.
@@ -119,14 +164,13 @@ type shadowPage [1 << shadowPageBits]cell
 type shadowMap map[uint64]*shadowPage
 
 // barCheck is a barrier's state for the checks: the joined clocks of the warps that arrived
-// in this phase, the warps, the thread count the first arrival named, and which lanes had
-// exited when the first thread arrived.
+// in this phase, the warps, and the thread count and place of the first arrival.
 type barCheck struct {
 	active bool
+	kind   BarrierKind
 	join   []uint32
 	warps  uint64
 	count  int
-	exited []uint32
 	loc    string
 	site   *CheckSite
 }
@@ -140,9 +184,11 @@ type ctaCheck struct {
 	seq   uint64
 	phase uint32
 	nw    int
-	// divExit are, per warp, the lanes that exited in this barrier phase while other lanes
-	// of their warp went on: threads that skip a barrier the others then wait at.
-	divExit []uint32
+	// fenced are, per warp, the lanes that executed a fence: their strong stores release.
+	fenced []uint32
+	// syncs are the release clocks of the addresses (a word each) that atomics and releasing
+	// stores synchronize through, by space and address.
+	syncs map[syncKey]*syncClock
 	// wvc is each warp's vector clock over the warps (wvc[w*nw+k]); lvc each lane's over the
 	// lanes of its warp.
 	wvc            []uint32
@@ -161,7 +207,7 @@ type ctaCheck struct {
 func newCTACheck(cl *checkLaunch, c *CTA) *ctaCheck {
 	nw := len(c.Warps)
 	cc := &ctaCheck{cl: cl, tools: cl.tools, its: c.L.sched == SchedITS, nw: nw,
-		wvc: make([]uint32, nw*nw), divExit: make([]uint32, nw), lvc: make([][WarpSize][WarpSize]uint32, nw),
+		wvc: make([]uint32, nw*nw), fenced: make([]uint32, nw), syncs: map[syncKey]*syncClock{}, lvc: make([][WarpSize][WarpSize]uint32, nw),
 		shared: shadowMap{}, global: shadowMap{}, local: make([][]uint64, nw), stride: c.L.localStride,
 		reports: map[string]*CheckReport{}, barSites: map[string]*CheckSite{}}
 	for i := range cc.local {
@@ -169,7 +215,6 @@ func newCTACheck(cl *checkLaunch, c *CTA) *ctaCheck {
 	}
 	for i := range cc.bar {
 		cc.bar[i].join = make([]uint32, nw)
-		cc.bar[i].exited = make([]uint32, nw)
 	}
 	return cc
 }
@@ -178,7 +223,8 @@ func newCTACheck(cl *checkLaunch, c *CTA) *ctaCheck {
 func (cc *ctaCheck) start(id uint64) {
 	cc.id, cc.seq, cc.phase = id, 0, 0
 	clear(cc.wvc)
-	clear(cc.divExit)
+	clear(cc.fenced)
+	clear(cc.syncs)
 	for w := range cc.nw {
 		cc.wvc[w*cc.nw+w] = 1
 		for l := range WarpSize {
@@ -250,10 +296,23 @@ func (cc *ctaCheck) access(w *Warp, l int, s *CheckSite, addr uint64) {
 		}
 	}
 	n := uint64(s.Size)
+	if s.Op == CheckRelease || s.Op == CheckAcquire {
+		if cc.tools&CheckRace != 0 && sp != SpaceLocal {
+			if k := (syncKey{sp, addr &^ 3}); s.Op == CheckRelease {
+				cc.publish(w, l, k)
+			} else {
+				cc.acquire(w, l, k)
+			}
+		}
+		return
+	}
 	switch sp {
 	case SpaceShared:
 		if addr > uint64(len(w.CTA.Shared)) || uint64(len(w.CTA.Shared))-addr < n {
 			return // the access faults next
+		}
+		if cc.synchronize(w, l, s, SpaceShared, addr) {
+			s = s.asSync()
 		}
 		cc.shadowAccess(w, l, s, cc.shared, "shared", addr, addr, nil)
 	case SpaceGlobal:
@@ -264,6 +323,9 @@ func (cc *ctaCheck) access(w *Warp, l int, s *CheckSite, addr uint64) {
 		var ia *allocCheck
 		if cc.tools&CheckInit != 0 {
 			ia = d.chk.allocAt(d, addr)
+		}
+		if cc.synchronize(w, l, s, SpaceGlobal, addr) {
+			s = s.asSync()
 		}
 		cc.shadowAccess(w, l, s, cc.global, "global", addr, addr, ia)
 	case SpaceLocal:
@@ -438,7 +500,10 @@ func (cc *ctaCheck) warpSync(w *Warp, s *CheckSite, m uint32) {
 	if cc.tools&CheckSync != 0 {
 		for x := m; x != 0; x &= x - 1 {
 			l := firstLane(x)
-			if out := uint32(M[l]) & w.Lanes &^ m; out != 0 {
+			// Under its, bar.warp.sync's lanes may meet at different instructions: the
+			// machine makes the group wait for the lanes it names (warpSynced orders them),
+			// and lanes that never arrive are its fault.
+			if out := uint32(M[l]) & w.Lanes &^ m; out != 0 && (s.Joint || !cc.its) {
 				cc.add(w, &CheckReport{Kind: SyncMask, Access: cc.accessOf(w, l, s), Lanes: m,
 					Detail: fmt.Sprintf("membermask %#08x names lanes %#08x that do not execute it with lanes %#08x", uint32(M[l]), out, m)})
 				break
@@ -510,10 +575,7 @@ func (cc *ctaCheck) arrive(w *Warp, b *Barrier, id uint64, m uint32, loc string,
 	bc := &cc.bar[id]
 	s := cc.barSite(loc, b.Kind.String())
 	if !bc.active {
-		bc.active, bc.loc, bc.site, bc.count = true, loc, s, count
-		for i, o := range w.CTA.Warps {
-			bc.exited[i] = o.Exited
-		}
+		bc.active, bc.loc, bc.site, bc.count, bc.kind = true, loc, s, count, b.Kind
 	}
 	row := cc.wvc[w.ID*cc.nw:][:cc.nw]
 	for k, v := range row {
@@ -529,6 +591,13 @@ func (cc *ctaCheck) arrive(w *Warp, b *Barrier, id uint64, m uint32, loc string,
 		cc.add(w, &CheckReport{Kind: SyncCount, Access: cc.accessOf(w, l, s), Lanes: m,
 			Detail: fmt.Sprintf("barrier %d: thread count %s here, %s at the first arrival (%s)", id, countText(count), countText(bc.count), bc.loc)})
 	}
+	if count < 0 && bc.count < 0 && b.Kind != BarArrive && bc.kind != BarArrive && loc != bc.loc {
+		// bar.sync is barrier.sync.aligned: every thread executes the same barrier
+		// instruction. Threads meeting at different __syncthreads() synchronize nothing the
+		// program meant (a barrier inside an if, another after it).
+		cc.add(w, &CheckReport{Kind: SyncDivergent, Access: cc.accessOf(w, l, bc.site), Lanes: m,
+			Detail: fmt.Sprintf("barrier %d: lanes %#08x of warp %d arrive at %s, threads before them at %s, in the same phase", id, m, w.ID, loc, bc.loc)})
+	}
 	if !cc.its && m != w.Active() {
 		cc.add(w, &CheckReport{Kind: SyncDivergent, Access: cc.accessOf(w, l, s), Lanes: m,
 			Detail: fmt.Sprintf("barrier %d in divergent code: lanes %#08x of the warp arrive, lanes %#08x have not exited and do not", id, m, w.Active()&^m)})
@@ -543,8 +612,9 @@ func countText(n int) string {
 }
 
 // release opens barrier id: the warps that waited at it take its joined clock; a barrier of
-// every thread starts a new phase, and the sync check names the threads that exited while
-// others waited, instead of arriving.
+// every thread starts a new phase. Threads that exited instead of arriving are no error: a
+// barrier waits for the threads that have not exited (PTX's exit releases the barriers that
+// only the exiting threads held up).
 func (cc *ctaCheck) release(c *CTA, id int, bar *barrier) {
 	cc.seq++
 	bc := &cc.bar[id]
@@ -561,28 +631,12 @@ func (cc *ctaCheck) release(c *CTA, id int, bar *barrier) {
 			}
 		}
 	}
-	if cc.tools&CheckSync != 0 && bar.expected == 0 {
-		for i, w := range c.Warps {
-			if gone := w.Exited&^bc.exited[i] | cc.divExit[i]; gone != 0 {
-				l := firstLane(gone)
-				cc.add(w, &CheckReport{Kind: SyncDivergent, Access: cc.accessOf(w, l, bc.site), Lanes: gone,
-					Detail: fmt.Sprintf("barrier %d: lanes %#08x of warp %d exited without reaching it, diverging from threads that waited there", id, gone, w.ID)})
-			}
-		}
-	}
-	if bar.expected == 0 {
-		clear(cc.divExit)
-	}
 	bc.reset()
 }
 
-// exit notes lanes m of w exiting while other lanes of their warp have not: if the others
-// then wait at a barrier of every thread, these skipped it.
-func (cc *ctaCheck) exit(w *Warp, m uint32) {
-	if w.Active()&^m != 0 {
-		cc.divExit[w.ID] |= m
-	}
-}
+// exit notes lanes m of w exiting: nothing to check (a barrier waits for the threads that
+// have not exited).
+func (cc *ctaCheck) exit(w *Warp, m uint32) {}
 
 func (k BarrierKind) String() string {
 	switch k {
@@ -596,4 +650,132 @@ func (k BarrierKind) String() string {
 		return "bar.red.or"
 	}
 	return "bar.sync"
+}
+
+// warpSynced orders the lanes free of w that the machine let go on together from a
+// bar.warp.sync under its, where they met from different instructions (Warp.releaseSyncs).
+func (cc *ctaCheck) warpSynced(w *Warp, free uint32) {
+	if cc.tools&CheckRace == 0 {
+		return
+	}
+	lvc := &cc.lvc[w.ID]
+	var j [WarpSize]uint32
+	for y := free; y != 0; y &= y - 1 {
+		for k, v := range lvc[firstLane(y)] {
+			j[k] = max(j[k], v)
+		}
+	}
+	for y := free; y != 0; y &= y - 1 {
+		i := firstLane(y)
+		lvc[i] = j
+		lvc[i][i]++
+	}
+}
+
+// syncKey is an address atomics and releasing stores synchronize through: its space and word.
+type syncKey struct {
+	space Space
+	addr  uint64
+}
+
+// syncClock is what the releases at an address published: the warps' clocks and, per warp,
+// its lanes' clocks (lanes of one warp are ordered by their own clocks under its).
+type syncClock struct {
+	w []uint32
+	l map[int]*[WarpSize]uint32
+}
+
+// synchronize applies the memory model's synchronization to lane l's access at s. An atomic
+// acquires and releases at its address (an RMW: NVIDIA's cooperative groups build their tile
+// barriers from bare shared-memory atomics and volatile polling); a strong store releases when
+// it is .release or its lane executed a fence before it (PTX's release pattern: fence, then a
+// strong write); a strong load acquires what was released at its address, without asking for
+// a fence after it (the lock acquisitions CUDA programs write are atomicCAS and then plain
+// accesses). Addresses synchronize by 4-byte word. It reports whether the access is a
+// releasing store, a synchronizing write that is no hazard itself (as an atomic).
+func (cc *ctaCheck) synchronize(w *Warp, l int, s *CheckSite, sp Space, addr uint64) bool {
+	if cc.tools&CheckRace == 0 {
+		return false
+	}
+	k := syncKey{sp, addr &^ 3}
+	switch s.Op {
+	case CheckAtomic:
+		cc.acquire(w, l, k)
+		cc.publish(w, l, k)
+	case CheckLoad:
+		if s.Strong {
+			cc.acquire(w, l, k)
+		}
+	case CheckStore:
+		if s.Strong && (s.Release || cc.fenced[w.ID]&(1<<l) != 0) {
+			cc.publish(w, l, k)
+			return true
+		}
+	}
+	return false
+}
+
+// acquire joins the clocks released at k into lane l of w.
+func (cc *ctaCheck) acquire(w *Warp, l int, k syncKey) {
+	sc := cc.syncs[k]
+	if sc == nil {
+		return
+	}
+	row := cc.wvc[w.ID*cc.nw:][:cc.nw]
+	for i, v := range sc.w {
+		row[i] = max(row[i], v)
+	}
+	if lc := sc.l[w.ID]; lc != nil {
+		for i, v := range lc {
+			cc.lvc[w.ID][l][i] = max(cc.lvc[w.ID][l][i], v)
+		}
+	}
+}
+
+// publish (a release) joins the clocks of lane l of w into k's, then advances them: what the lane does
+// next is not released.
+func (cc *ctaCheck) publish(w *Warp, l int, k syncKey) {
+	sc := cc.syncs[k]
+	if sc == nil {
+		sc = &syncClock{w: make([]uint32, cc.nw), l: map[int]*[WarpSize]uint32{}}
+		cc.syncs[k] = sc
+	}
+	row := cc.wvc[w.ID*cc.nw:][:cc.nw]
+	for i, v := range row {
+		sc.w[i] = max(sc.w[i], v)
+	}
+	lc := sc.l[w.ID]
+	if lc == nil {
+		lc = new([WarpSize]uint32)
+		sc.l[w.ID] = lc
+	}
+	for i, v := range cc.lvc[w.ID][l] {
+		lc[i] = max(lc[i], v)
+	}
+	row[w.ID]++
+	cc.lvc[w.ID][l][l]++
+}
+
+// asSync is the site of a releasing store seen as a synchronizing write (as an atomic).
+func (s *CheckSite) asSync() *CheckSite {
+	c := *s
+	c.Op = CheckAtomic
+	return &c
+}
+
+// fresh forgets the history of the n bytes at addr, a block the device heap's malloc just
+// returned: what threads did with its memory before it was freed and handed out again is
+// ordered by the heap's own lock, never a race with what its new owner does.
+func (cc *ctaCheck) fresh(addr, n uint64) {
+	for a := addr; a < addr+n; {
+		p := cc.global[a>>shadowPageBits]
+		end := min(addr+n, (a>>shadowPageBits+1)<<shadowPageBits)
+		if p != nil {
+			for b := a; b < end; b++ {
+				c := &p[b&(1<<shadowPageBits-1)]
+				*c = cell{reads: c.reads[:0]}
+			}
+		}
+		a = end
+	}
 }

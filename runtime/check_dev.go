@@ -225,6 +225,15 @@ var envCheck = sync.OnceValue(func() CheckTools {
 	return t
 })
 
+// untrack stops checking the allocation at p: the device heap, which the runtime makes for
+// itself. Its blocks are fresh at each malloc (ctaCheck.fresh) and initcheck does not cover
+// them, as compute-sanitizer's covers cudaMalloc's memory, not the device heap.
+func (d *Device) untrack(p Ptr) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.chk.free(p)
+}
+
 // Wrote tells initcheck that host code wrote the n bytes at p directly (through Bytes): a
 // device-to-device copy or a memset the caller did itself.
 func (d *Device) Wrote(p Ptr, n int) { d.chk.wroteHost(d, p, n) }

@@ -129,6 +129,7 @@ func (d *Device) ensureHeap() error {
 	if err != nil {
 		return fmt.Errorf("runtime: creating the %d-byte device heap: %w", size, err)
 	}
+	d.untrack(p)
 	h := &deviceHeap{base: uint64(p), size: uint64(size), used: map[uint64]uint64{}}
 	if size >= heapAlign {
 		h.avail = []heapBlock{{uint64(p), uint64(size) &^ (heapAlign - 1)}}

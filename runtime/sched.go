@@ -368,6 +368,9 @@ func (w *Warp) releaseSyncs() {
 	if free == 0 {
 		return
 	}
+	if w.CTA.chk != nil {
+		w.CTA.chk.warpSynced(w, free)
+	}
 	kept := w.syncs[:0]
 	for _, s := range w.syncs {
 		if s.lanes&free == 0 {

@@ -41,6 +41,18 @@ func (g *gen) renderCheck(file *jen.File) {
 		if s.PredNeg {
 			d[jen.Id("PredNeg")] = jen.True()
 		}
+		if s.Val > 0 {
+			d[jen.Id("Val")] = jen.Lit(s.Val)
+		}
+		if s.Joint {
+			d[jen.Id("Joint")] = jen.True()
+		}
+		if s.Strong {
+			d[jen.Id("Strong")] = jen.True()
+		}
+		if s.Release {
+			d[jen.Id("Release")] = jen.True()
+		}
 		if s.Src != "" {
 			d[jen.Id("Src")] = jen.Lit(s.Src)
 		}

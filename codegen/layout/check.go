@@ -1,6 +1,8 @@
 package layout
 
 import (
+	"strings"
+
 	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
@@ -21,8 +23,14 @@ func (f *Frame) CheckSites(in *ssa.Instr) []*runtime.CheckSite {
 			return nil
 		}
 		s := f.site(in, runtime.CheckWarpSync)
-		s.Mask = ws.Mask
+		s.Mask, s.Joint = ws.Mask, ws.Joint
 		return []*runtime.CheckSite{s}
+	}
+	if in.Op == frontend.OpFence || in.Op == frontend.OpMembar {
+		if in.Guard != nil || strings.Contains(Spelling(in), ".proxy") {
+			return nil // a proxy fence orders no thread's accesses with another's
+		}
+		return []*runtime.CheckSite{f.site(in, runtime.CheckFence)}
 	}
 	t := InstrType(in)
 	n := max(vecLen(in), 1)
@@ -36,14 +44,35 @@ func (f *Frame) CheckSites(in *ssa.Instr) []*runtime.CheckSite {
 		if len(in.Args) == 0 {
 			return nil
 		}
-		return f.memSite(in, runtime.CheckStore, in.Args[0], InstrSpace(in), t.Bytes()*n)
+		ss := f.memSite(in, runtime.CheckStore, in.Args[0], InstrSpace(in), t.Bytes()*n)
+		if len(ss) > 0 && n == 1 && len(in.Args) > 1 && in.Args[1].Kind == ssa.ArgValue && !in.Args[1].Not && in.Args[1].Value.Reg.Type != frontend.Pred {
+			ss[0].Val = f.Regs[in.Args[1].Value.Reg.ID] + 1
+		}
+		return ss
 	case frontend.OpAtom, frontend.OpRed:
 		if len(in.Args) == 0 {
 			return nil
 		}
 		return f.memSite(in, runtime.CheckAtomic, in.Args[0], InstrSpace(in), t.Bytes()*n)
+	case frontend.OpMbarrier:
+		mb, ok := Mbarrier(in)
+		if !ok {
+			return nil
+		}
+		switch mb.Op {
+		case runtime.MbarArrive, runtime.MbarArriveNoComplete, runtime.MbarArriveDrop, runtime.MbarArriveDropNoComplete:
+			return f.memSite(in, runtime.CheckRelease, mb.Addr, InstrSpace(in), 8)
+		case runtime.MbarTestWait, runtime.MbarTestWaitParity:
+			return f.memSite(in, runtime.CheckAcquire, mb.Addr, InstrSpace(in), 8)
+		}
+		return nil
 	case frontend.OpCp:
 		cp, ok, _ := CpAsync(in)
+		if ok && cp.Kind == CpAsyncArrive {
+			// The copies the thread issued before complete before its arrive: the arrive
+			// releases them to the threads that wait for the phase.
+			return f.memSite(in, runtime.CheckRelease, cp.Dst, frontend.SpaceShared, 8)
+		}
 		if !ok || cp.Kind != CpAsyncCopy {
 			return nil
 		}
@@ -89,6 +118,10 @@ func (f *Frame) memSite(in *ssa.Instr, op runtime.CheckOp, a ssa.Arg, sp fronten
 	}
 	s := f.site(in, op)
 	s.Size, s.Off = size, uint64(a.Offset)
+	// A strong access (.volatile, .relaxed, .acquire, .release) takes part in the memory
+	// model's synchronization: a strong store after a fence releases, a strong load acquires.
+	s.Strong = hasMod(in, frontend.ModVolatile) || hasMod(in, frontend.ModRelaxed) || hasMod(in, frontend.ModAcquire) || hasMod(in, frontend.ModRelease)
+	s.Release = hasMod(in, frontend.ModRelease) || hasMod(in, frontend.ModAcqRel)
 	switch sp {
 	case frontend.SpaceGlobal, frontend.SpaceConst:
 		s.Space = runtime.SpaceGlobal

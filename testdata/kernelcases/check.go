@@ -16,32 +16,17 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-// checkExempt are the kernels whose reports under the sanitizer RunChecked skips, with why:
-// either a real race of the kernel under the CUDA memory model, or a known limitation of the
-// checker (a false report, not fixed yet: docs/sanitizer.md lists them). Every other kernel of
-// the corpus is correct code, so RunChecked fails on any report elsewhere.
+// checkExempt are the kernels whose reports under the sanitizer RunChecked skips, each a real
+// bug of the kernel under the CUDA memory model, with why. Every other kernel of the corpus is
+// correct code, so RunChecked fails on any report elsewhere: a report there is a bug of the
+// checker.
 var checkExempt = map[string]string{
-	// Real races: data handed over through volatile polling, with no fence or barrier; the
-	// CUDA memory model does not order the accesses (racecheck must report volatile accesses,
-	// as compute-sanitizer does, or a warp reduction through volatile shared memory that lacks
-	// __syncwarp() would go unreported).
-	"its/lane_handoff":          "kernel race: flags handed over through volatile global memory without a fence",
-	"barrier_exit/warp_handoff": "kernel race: a value handed over through volatile shared memory between warps without a barrier",
-	// Checker limitations.
-	"its/spin_lock":                           "checker: ordering by __threadfence() with atomics (a spin lock) is not modelled",
-	"mbarrier/barrier_split":                  "checker: ordering by mbarrier arrive/wait is not modelled",
-	"mbarrier/barrier_drop":                   "checker: ordering by mbarrier arrive/wait is not modelled",
-	"mbarrier/barrier_rounds":                 "checker: ordering by mbarrier arrive/wait is not modelled",
-	"cp_async/barrier_copy":                   "checker: cp.async completion through an mbarrier (cuda::barrier) is not modelled",
-	"cg_tiles/tile_shuffle":                   "checker: false hazard across cooperative-groups tile synchronization (bar.warp.sync with a partial mask), not diagnosed yet",
-	"cg_tiles/tile_reduce64":                  "checker: false hazard across cooperative-groups tile synchronization (bar.warp.sync with a partial mask), not diagnosed yet",
-	"cg_tiles/tile_reduce128":                 "checker: false hazard across cooperative-groups tile synchronization (bar.warp.sync with a partial mask), not diagnosed yet",
-	"its/syncwarp_both_sides":                 "checker: under its, lanes may meet at different __syncwarp() instructions (sm_70+); synccheck reports the membermask and racecheck misses the ordering",
-	"its/store_return_barrier":                "checker: synccheck reports threads that exit while others wait at a barrier, which PTX allows (bar.sync counts non-exited threads)",
-	"barrier_exit/early_return_barrier":       "checker: synccheck reports threads that exit while others wait at a barrier, which PTX allows (bar.sync counts non-exited threads)",
-	"barrier_exit/interleaved_return_barrier": "checker: synccheck reports threads that exit while others wait at a barrier, which PTX allows (bar.sync counts non-exited threads)",
-	"device_malloc/malloc_sum":                "checker: blocks of the device heap (malloc/free in a kernel) reused by other threads look like races: the heap's ordering is not modelled",
-	"device_malloc/free_kept":                 "checker: initcheck reports a read of device-heap memory (malloc in a kernel) another launch wrote, not diagnosed yet",
+	// Flags handed over through volatile memory with no fence: nothing orders a thread's store
+	// of its flag after what it did before, so the other thread's reads race (racecheck
+	// reports volatile accesses, as compute-sanitizer does: a warp reduction through volatile
+	// shared memory that lacks __syncwarp() is the bug it must find). A fence before the
+	// flag's store would make it a release (barrier_exit/warp_handoff, flag_fence).
+	"its/lane_handoff": "kernel race: flags handed over through volatile global memory without a fence",
 }
 
 // RunChecked runs the kernel cases on the closure engine compiled with check hooks, with

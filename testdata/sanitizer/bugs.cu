@@ -173,7 +173,11 @@ extern "C" __global__ void shared_init(const int *in, int *out) {
   out[threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 1];
 }
 
-// __syncthreads() inside a condition that only some threads of the block meet.
+// __syncthreads() inside a condition that only some threads of the block meet, in a kernel
+// whose other threads go on to the next __syncthreads(): they meet the first one's threads
+// there (bar.sync is aligned: every thread must execute the same barrier instruction).
+// Threads that exit instead of arriving are no error: a barrier waits for the threads that
+// have not exited.
 extern "C" __global__ void sync_in_if(int *data) {
   __shared__ int s[32];
   if (threadIdx.x < 16) {
@@ -181,6 +185,8 @@ extern "C" __global__ void sync_in_if(int *data) {
     __syncthreads();
     data[threadIdx.x] = s[15 - threadIdx.x];
   }
+  __syncthreads();
+  data[threadIdx.x + 32] = threadIdx.x;
 }
 
 extern "C" __global__ void sync_outside_if(int *data) {
@@ -190,6 +196,8 @@ extern "C" __global__ void sync_outside_if(int *data) {
   __syncthreads();
   if (threadIdx.x < 16)
     data[threadIdx.x] = s[15 - threadIdx.x];
+  __syncthreads();
+  data[threadIdx.x + 32] = threadIdx.x;
 }
 
 // A shuffle inside `if (lane < 16)` whose mask names the whole warp: lanes 16-31 never take part.
@@ -205,4 +213,41 @@ extern "C" __global__ void shfl_good_mask(int *data) {
   if (threadIdx.x < 16)
     v += __shfl_down_sync(0x0000ffffu, v, 8);
   data[threadIdx.x] = v;
+}
+
+// A value handed from the last warp of the block to the first through shared memory and a
+// volatile flag, with no fence between the value's store and the flag's: the first warp may
+// see the flag and still read the old value.
+extern "C" __global__ void flag_nofence(int *out) {
+  __shared__ volatile int flag;
+  __shared__ volatile int value;
+  if (threadIdx.x == 0)
+    flag = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    while (flag == 0) {
+    }
+    out[0] = value;
+  } else if (threadIdx.x == blockDim.x - 1) {
+    value = 42;
+    flag = 1;
+  }
+}
+
+// The same with __threadfence_block() between the stores: the flag's store releases the value.
+extern "C" __global__ void flag_fence(int *out) {
+  __shared__ volatile int flag;
+  __shared__ volatile int value;
+  if (threadIdx.x == 0)
+    flag = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    while (flag == 0) {
+    }
+    out[0] = value;
+  } else if (threadIdx.x == blockDim.x - 1) {
+    value = 42;
+    __threadfence_block();
+    flag = 1;
+  }
 }

@@ -145,8 +145,10 @@ const (
 	lineStencilRead    = 130
 	lineScaleRead      = 155
 	lineSharedUninit   = 164
-	lineSyncInIf       = 181
-	lineShfl           = 199
+	lineSyncInIf       = 185 // the __syncthreads() inside the if
+	lineShfl           = 207
+	lineFlagRead       = 230 // out[0] = value
+	lineFlagValue      = 232 // value = 42
 	lineShimShflDown   = 33 // testdata/cuda/cuda_shim.h
 	lineWarpStep16     = 47
 	lineWarpStep8      = 48
@@ -210,14 +212,19 @@ func cases() []bugCase {
 		}},
 		{kernel: "shared_uninit", block: 64, setup: bufs(64, 64), want: []want{{ptx2go.Uninitialized, []int{lineSharedUninit}}}},
 		{kernel: "shared_init", block: 64, setup: bufs(64, 64)},
-		{kernel: "sync_in_if", block: 32, setup: bufs(32), want: []want{{ptx2go.SyncDivergent, []int{lineSyncInIf}}}},
-		{kernel: "sync_in_if", sched: runtime.SchedIPDOM, block: 32, setup: bufs(32), want: []want{{ptx2go.SyncDivergent, []int{lineSyncInIf}}}},
-		{kernel: "sync_outside_if", block: 32, setup: bufs(32)},
-		{kernel: "sync_outside_if", sched: runtime.SchedIPDOM, block: 32, setup: bufs(32)},
+		{kernel: "sync_in_if", block: 32, setup: bufs(64), want: []want{{ptx2go.SyncDivergent, []int{lineSyncInIf}}}},
+		// Under ipdom the lanes after the if wait for the others' reconvergence: a deadlock too.
+		{kernel: "sync_in_if", sched: runtime.SchedIPDOM, block: 32, setup: bufs(64), want: []want{{ptx2go.SyncDivergent, []int{lineSyncInIf}}, {ptx2go.SyncDeadlock, []int{lineSyncInIf}}}},
+		{kernel: "sync_outside_if", block: 32, setup: bufs(64)},
+		{kernel: "sync_outside_if", sched: runtime.SchedIPDOM, block: 32, setup: bufs(64)},
 		{kernel: "shfl_bad_mask", block: 32, setup: bufs(32), want: []want{{ptx2go.SyncMask, []int{lineShfl}}}},
 		{kernel: "shfl_bad_mask", sched: runtime.SchedIPDOM, block: 32, setup: bufs(32), want: []want{{ptx2go.SyncMask, []int{lineShfl}}}},
 		{kernel: "shfl_good_mask", block: 32, setup: bufs(32)},
 		{kernel: "shfl_good_mask", sched: runtime.SchedIPDOM, block: 32, setup: bufs(32)},
+		// A fence and then a strong store release: the flag hands the value over. Without the
+		// fence the value's store and load race.
+		{kernel: "flag_nofence", block: 64, setup: bufs(1), want: []want{{ptx2go.HazardRAW, []int{lineFlagValue, lineFlagRead}}}},
+		{kernel: "flag_fence", block: 64, setup: bufs(1)},
 	}
 }
 

@@ -31,7 +31,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:53",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:57",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -45,7 +45,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:59",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:63",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -53,13 +53,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:13",
+	Val:    9,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:66",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:70",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -73,7 +74,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:69",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:73",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -81,13 +82,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    14,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:79",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:83",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -101,7 +103,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:81",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:85",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -115,7 +117,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:83",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:87",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -123,13 +125,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    17,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:93",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:97",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -143,7 +146,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:95",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:99",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -157,7 +160,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:97",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:101",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -165,13 +168,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    20,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:107",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:111",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -185,7 +189,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:109",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:113",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -199,7 +203,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:111",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:115",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -207,13 +211,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    23,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:121",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:125",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -227,7 +232,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:123",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:127",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -241,7 +246,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:125",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:129",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -249,13 +254,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    26,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:135",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:139",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -268,7 +274,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:137",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:141",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -282,7 +288,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:139",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:143",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -290,13 +296,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    29,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:152",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:156",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -309,7 +316,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:154",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:158",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -317,13 +324,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:20",
+	Val:    34,
 	Wide:   true,
 }, {
 	Base:   7,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:193",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:197",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -337,7 +345,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:199",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:203",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -345,13 +353,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:26",
+	Val:    9,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:208",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:212",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -365,7 +374,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:210",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:214",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -379,7 +388,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:212",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:216",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -387,13 +396,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    15,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:222",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:226",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -407,7 +417,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:224",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:228",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -421,7 +431,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:226",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:230",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -429,13 +439,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    18,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:236",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:240",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -449,7 +460,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:238",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:242",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -463,7 +474,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:240",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:244",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -471,13 +482,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    21,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:250",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:254",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -491,7 +503,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:252",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:256",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -505,7 +517,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:254",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:258",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -513,13 +525,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    24,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:264",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:268",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -533,7 +546,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:266",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:270",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -547,7 +560,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:268",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:272",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -555,13 +568,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    27,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:278",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:282",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -574,7 +588,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:280",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:284",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -588,7 +602,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:282",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:286",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -596,13 +610,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    30,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:295",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:299",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -615,7 +630,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:297",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:301",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -623,13 +638,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:34",
+	Val:    35,
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:329",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:333",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -643,7 +659,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:334",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:338",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -651,13 +667,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:43",
+	Val:    7,
 	Wide:   true,
 }, {
 	Base:   10,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:345",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:349",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -665,34 +682,7 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:47",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:347",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:47",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:349",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     1,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
@@ -701,40 +691,44 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.clang.ptx:351",
 	Mask:   0,
-	Off:    uint64(0x40),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:48",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:353",
-	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:48",
+	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:355",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:353",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
+	Val:    14,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:355",
+	Mask:   0,
+	Off:    uint64(0x40),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
@@ -743,40 +737,44 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.clang.ptx:357",
 	Mask:   0,
-	Off:    uint64(0x20),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:49",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:359",
-	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:49",
+	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:361",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:359",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
+	Val:    17,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:361",
+	Mask:   0,
+	Off:    uint64(0x20),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
@@ -785,40 +783,44 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.clang.ptx:363",
 	Mask:   0,
-	Off:    uint64(0x10),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:50",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:365",
-	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:50",
+	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:367",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:365",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
+	Val:    20,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:367",
+	Mask:   0,
+	Off:    uint64(0x10),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
@@ -827,40 +829,44 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.clang.ptx:369",
 	Mask:   0,
-	Off:    uint64(0x8),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:51",
-	Wide:   true,
-}, {
-	Base:   8,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:371",
-	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:51",
+	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:373",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:371",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
+	Val:    23,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:373",
+	Mask:   0,
+	Off:    uint64(0x8),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
@@ -869,19 +875,51 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.clang.ptx:375",
 	Mask:   0,
-	Off:    uint64(0x4),
+	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:52",
+	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:377",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
+	Val:    26,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:377",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:379",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:381",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -889,13 +927,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:379",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:383",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -903,13 +942,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
+	Val:    29,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:392",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:396",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -917,12 +958,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:55",
+	Strong: true,
 }, {
 	Base:   31,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:394",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:398",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -930,13 +972,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:55",
+	Val:    33,
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:426",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:430",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -950,7 +993,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:431",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:435",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -958,13 +1001,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:62",
+	Val:    7,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:449",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:453",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -977,7 +1021,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:452",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:456",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -985,13 +1029,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:68",
+	Strong: true,
+	Val:    14,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:455",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:459",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1004,7 +1050,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:458",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:462",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -1012,13 +1058,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:70",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:463",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:467",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1031,7 +1078,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:466",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:470",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1039,13 +1086,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:72",
+	Strong: true,
+	Val:    16,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:469",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:473",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1058,7 +1107,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:472",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:476",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -1066,13 +1115,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:74",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:477",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:481",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1085,7 +1135,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:480",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:484",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1093,13 +1143,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:76",
+	Strong: true,
+	Val:    18,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:483",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:487",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1112,7 +1164,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:486",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:490",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -1120,13 +1172,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:78",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:491",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:495",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1139,7 +1192,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:494",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:498",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1147,13 +1200,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:80",
+	Strong: true,
+	Val:    20,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:497",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:501",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1166,7 +1221,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:500",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:504",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -1174,13 +1229,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:82",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:505",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:509",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1193,7 +1249,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:508",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:512",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1201,13 +1257,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:84",
+	Strong: true,
+	Val:    22,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:511",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:515",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1220,7 +1278,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:514",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:518",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1228,13 +1286,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:86",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:519",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:523",
 	Mask:   28,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1247,7 +1306,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:522",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:526",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1255,13 +1314,15 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:88",
+	Strong: true,
+	Val:    24,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:440",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:444",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1269,13 +1330,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:66",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:444",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:448",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -1283,13 +1345,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:66",
+	Strong: true,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:535",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:539",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1297,12 +1360,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:91",
+	Strong: true,
 }, {
 	Base:   26,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:537",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:541",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1310,13 +1374,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:91",
+	Val:    28,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u8",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:594",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:598",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1330,7 +1395,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:600",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:604",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1344,7 +1409,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:602",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:606",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1352,13 +1417,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:101",
+	Val:    18,
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:625",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:629",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1372,7 +1438,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.global.add.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:628",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:632",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1386,7 +1452,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:576",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:580",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1394,13 +1460,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:98",
+	Val:    6,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u8",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:686",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:690",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1414,7 +1481,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.shared.add.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:693",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:697",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1428,7 +1495,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:717",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:721",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1442,7 +1509,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.global.add.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:720",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:724",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1456,7 +1523,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:668",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:672",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1464,13 +1531,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:110",
+	Val:    6,
 	Wide:   true,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:777",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:781",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     1,
@@ -1478,13 +1546,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:125",
+	Val:    11,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:799",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:803",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1492,12 +1561,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:127",
+	Val:    16,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:815",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:819",
 	Mask:   0,
 	Off:    uint64(0x104),
 	Op:     1,
@@ -1505,12 +1575,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:129",
+	Val:    20,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:820",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:824",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1524,7 +1595,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:822",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:826",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -1538,7 +1609,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:770",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:774",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1552,7 +1623,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:796",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:800",
 	Mask:   0,
 	Off:    uint64(0xfffffffffffffffc),
 	Op:     0,
@@ -1566,7 +1637,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:812",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:816",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1580,7 +1651,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:834",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:838",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1594,7 +1665,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:840",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:844",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1602,13 +1673,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:133",
+	Val:    29,
 	Wide:   true,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:896",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:900",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     1,
@@ -1616,13 +1688,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:140",
+	Val:    11,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:918",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:922",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1630,12 +1703,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:142",
+	Val:    16,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:934",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:938",
 	Mask:   0,
 	Off:    uint64(0x104),
 	Op:     1,
@@ -1643,12 +1717,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:144",
+	Val:    20,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:889",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:893",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1662,7 +1737,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:915",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:919",
 	Mask:   0,
 	Off:    uint64(0xfffffffffffffffc),
 	Op:     0,
@@ -1676,7 +1751,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:931",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:935",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1690,7 +1765,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:947",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:951",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -1704,7 +1779,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:949",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:953",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1718,7 +1793,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:951",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:955",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1732,7 +1807,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:960",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:964",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1740,13 +1815,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:148",
+	Val:    27,
 	Wide:   true,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1012",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1016",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1760,7 +1836,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1016",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1020",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1768,13 +1844,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:155",
+	Val:    15,
 	Wide:   true,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1048",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1052",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1788,7 +1865,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1053",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1057",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1796,13 +1873,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:162",
+	Val:    8,
 	Wide:   true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1057",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1061",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1816,7 +1894,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1059",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1063",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1830,7 +1908,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1065",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1069",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1838,13 +1916,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:164",
+	Val:    13,
 	Wide:   true,
 }, {
 	Base:   7,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1098",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1102",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1858,7 +1937,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1103",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1107",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1866,13 +1945,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:169",
+	Val:    9,
 	Wide:   true,
 }, {
 	Base:   10,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1117",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1121",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1886,7 +1966,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1119",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1123",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1900,7 +1980,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1126",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1130",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1908,13 +1988,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:173",
+	Val:    15,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1112",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1116",
 	Mask:   0,
 	Off:    uint64(0x100),
 	Op:     1,
@@ -1922,138 +2003,174 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:171",
+	Val:    12,
 }, {
-	Base:   4,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1159",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:180",
-	Wide:   true,
-}, {
-	Base:   7,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1164",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     1,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:180",
-	Wide:   true,
-}, {
-	Base:   11,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1173",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:182",
-	Wide:   true,
-}, {
-	Base:   4,
+	Base:   14,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1175",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1189",
 	Mask:   0,
-	Off:    uint64(0x0),
+	Off:    uint64(0x80),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:182",
+	Src:    "testdata/sanitizer/bugs.cu:189",
+	Val:    3,
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1213",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1166",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:189",
+	Src:    "testdata/sanitizer/bugs.cu:184",
+	Wide:   true,
+}, {
+	Base:   8,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1171",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:184",
+	Val:    7,
+	Wide:   true,
+}, {
+	Base:   12,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1180",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:186",
+	Wide:   true,
+}, {
+	Base:   5,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1182",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:186",
+	Val:    14,
+	Wide:   true,
+}, {
+	Base:   5,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1248",
+	Mask:   0,
+	Off:    uint64(0x80),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:200",
+	Val:    3,
+	Wide:   true,
+}, {
+	Base:   5,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.global.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1226",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:195",
 	Wide:   true,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1215",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1228",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:189",
+	Src:    "testdata/sanitizer/bugs.cu:195",
+	Val:    8,
 	Wide:   true,
 }, {
 	Base:   11,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1228",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1241",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:192",
+	Src:    "testdata/sanitizer/bugs.cu:198",
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1230",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1243",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:192",
+	Src:    "testdata/sanitizer/bugs.cu:198",
+	Val:    13,
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1259",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1276",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:197",
+	Src:    "testdata/sanitizer/bugs.cu:205",
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "shfl.sync.down.b32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1267",
+	Joint:  true,
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1284",
 	Mask:   7,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -2066,35 +2183,37 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1273",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1290",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:200",
+	Src:    "testdata/sanitizer/bugs.cu:208",
+	Val:    6,
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1301",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1318",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:204",
+	Src:    "testdata/sanitizer/bugs.cu:212",
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "shfl.sync.down.b32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1309",
+	Joint:  true,
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1326",
 	Mask:   7,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -2107,495 +2226,734 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.clang.ptx:1315",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1332",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:207",
+	Src:    "testdata/sanitizer/bugs.cu:215",
+	Val:    6,
+	Wide:   true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1397",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:228",
+	Strong: true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1364",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:225",
+	Strong: true,
+	Val:    2,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1386",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:232",
+	Strong: true,
+	Val:    5,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1389",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:233",
+	Strong: true,
+	Val:    6,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1404",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:230",
+	Strong: true,
+}, {
+	Base:   7,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1406",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:230",
+	Val:    10,
+	Wide:   true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "membar.cta",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1464",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     5,
+	Pred:   0,
+	Size:   0,
+	Space:  0,
+	Src:    "./testdata/cuda/cuda_shim.h:26",
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1468",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:251",
+	Strong: true,
+	Val:    6,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1476",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:245",
+	Strong: true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1439",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:242",
+	Strong: true,
+	Val:    2,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1461",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:249",
+	Strong: true,
+	Val:    5,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1483",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:247",
+	Strong: true,
+}, {
+	Base:   7,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.clang.ptx:1485",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:247",
+	Val:    10,
 	Wide:   true,
 }}
 
 func init() {
 	Module.CheckHooks = true
 	Module.CheckSrc = map[string]string{
-		"testdata/sanitizer/bugs.clang.ptx:100":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:1000": "testdata/sanitizer/bugs.cu:154",
-		"testdata/sanitizer/bugs.clang.ptx:1012": "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.clang.ptx:1014": "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.clang.ptx:100":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1000": "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.clang.ptx:1002": "testdata/sanitizer/bugs.cu:154",
+		"testdata/sanitizer/bugs.clang.ptx:1004": "testdata/sanitizer/bugs.cu:154",
+		"testdata/sanitizer/bugs.clang.ptx:101":  "testdata/sanitizer/bugs.cu:16",
 		"testdata/sanitizer/bugs.clang.ptx:1016": "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.clang.ptx:1019": "testdata/sanitizer/bugs.cu:156",
-		"testdata/sanitizer/bugs.clang.ptx:102":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:1037": "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.clang.ptx:1038": "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.clang.ptx:1039": "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.clang.ptx:104":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:1040": "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.clang.ptx:1043": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1046": "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.clang.ptx:1047": "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.clang.ptx:1048": "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.clang.ptx:1018": "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.clang.ptx:1020": "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.clang.ptx:1023": "testdata/sanitizer/bugs.cu:156",
+		"testdata/sanitizer/bugs.clang.ptx:104":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:1041": "testdata/sanitizer/bugs.cu:160",
+		"testdata/sanitizer/bugs.clang.ptx:1042": "testdata/sanitizer/bugs.cu:160",
+		"testdata/sanitizer/bugs.clang.ptx:1043": "testdata/sanitizer/bugs.cu:160",
+		"testdata/sanitizer/bugs.clang.ptx:1044": "testdata/sanitizer/bugs.cu:160",
+		"testdata/sanitizer/bugs.clang.ptx:1047": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
 		"testdata/sanitizer/bugs.clang.ptx:1050": "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.clang.ptx:1051": "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.clang.ptx:1053": "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.clang.ptx:1055": "testdata/sanitizer/bugs.cu:163",
-		"testdata/sanitizer/bugs.clang.ptx:1057": "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.clang.ptx:1059": "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.clang.ptx:1052": "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.clang.ptx:1054": "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.clang.ptx:1055": "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.clang.ptx:1057": "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.clang.ptx:1059": "testdata/sanitizer/bugs.cu:163",
+		"testdata/sanitizer/bugs.clang.ptx:106":  "testdata/sanitizer/bugs.cu:15",
 		"testdata/sanitizer/bugs.clang.ptx:1061": "testdata/sanitizer/bugs.cu:164",
 		"testdata/sanitizer/bugs.clang.ptx:1063": "testdata/sanitizer/bugs.cu:164",
 		"testdata/sanitizer/bugs.clang.ptx:1065": "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.clang.ptx:1067": "testdata/sanitizer/bugs.cu:165",
-		"testdata/sanitizer/bugs.clang.ptx:107":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1086": "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.clang.ptx:1087": "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.clang.ptx:1088": "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.clang.ptx:1089": "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.clang.ptx:109":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1092": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1095": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:1096": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:1097": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:1098": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:110":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1067": "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.clang.ptx:1069": "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.clang.ptx:1071": "testdata/sanitizer/bugs.cu:165",
+		"testdata/sanitizer/bugs.clang.ptx:108":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:1090": "testdata/sanitizer/bugs.cu:167",
+		"testdata/sanitizer/bugs.clang.ptx:1091": "testdata/sanitizer/bugs.cu:167",
+		"testdata/sanitizer/bugs.clang.ptx:1092": "testdata/sanitizer/bugs.cu:167",
+		"testdata/sanitizer/bugs.clang.ptx:1093": "testdata/sanitizer/bugs.cu:167",
+		"testdata/sanitizer/bugs.clang.ptx:1096": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1099": "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.clang.ptx:1100": "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.clang.ptx:1101": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:1103": "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.clang.ptx:1105": "testdata/sanitizer/bugs.cu:170",
-		"testdata/sanitizer/bugs.clang.ptx:1107": "testdata/sanitizer/bugs.cu:170",
+		"testdata/sanitizer/bugs.clang.ptx:1102": "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.clang.ptx:1104": "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.clang.ptx:1105": "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.clang.ptx:1107": "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.clang.ptx:1109": "testdata/sanitizer/bugs.cu:170",
 		"testdata/sanitizer/bugs.clang.ptx:111":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1112": "testdata/sanitizer/bugs.cu:171",
-		"testdata/sanitizer/bugs.clang.ptx:1115": "testdata/sanitizer/bugs.cu:172",
-		"testdata/sanitizer/bugs.clang.ptx:1117": "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.clang.ptx:1119": "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.clang.ptx:1111": "testdata/sanitizer/bugs.cu:170",
+		"testdata/sanitizer/bugs.clang.ptx:1116": "testdata/sanitizer/bugs.cu:171",
+		"testdata/sanitizer/bugs.clang.ptx:1119": "testdata/sanitizer/bugs.cu:172",
 		"testdata/sanitizer/bugs.clang.ptx:1121": "testdata/sanitizer/bugs.cu:173",
 		"testdata/sanitizer/bugs.clang.ptx:1123": "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.clang.ptx:1124": "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.clang.ptx:1126": "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.clang.ptx:1128": "testdata/sanitizer/bugs.cu:174",
-		"testdata/sanitizer/bugs.clang.ptx:114":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:1146": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1149": "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.clang.ptx:1151": "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.clang.ptx:1157": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:1158": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:1159": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:116":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:1161": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:1162": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:1164": "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.clang.ptx:1166": "testdata/sanitizer/bugs.cu:181",
-		"testdata/sanitizer/bugs.clang.ptx:1167": "testdata/sanitizer/bugs.cu:181",
-		"testdata/sanitizer/bugs.clang.ptx:1169": "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.clang.ptx:1171": "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.clang.ptx:1172": "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.clang.ptx:1173": "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.clang.ptx:1175": "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.clang.ptx:1178": "testdata/sanitizer/bugs.cu:184",
-		"testdata/sanitizer/bugs.clang.ptx:118":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:1196": "testdata/sanitizer/bugs.cu:186",
-		"testdata/sanitizer/bugs.clang.ptx:1197": "testdata/sanitizer/bugs.cu:186",
-		"testdata/sanitizer/bugs.clang.ptx:1200": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1203": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.clang.ptx:1204": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.clang.ptx:1205": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.clang.ptx:1206": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.clang.ptx:1208": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.clang.ptx:121":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1213": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.clang.ptx:1215": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.clang.ptx:1218": "testdata/sanitizer/bugs.cu:190",
-		"testdata/sanitizer/bugs.clang.ptx:1220": "testdata/sanitizer/bugs.cu:191",
-		"testdata/sanitizer/bugs.clang.ptx:1228": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.clang.ptx:123":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1230": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.clang.ptx:1233": "testdata/sanitizer/bugs.cu:193",
-		"testdata/sanitizer/bugs.clang.ptx:124":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1125": "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.clang.ptx:1127": "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.clang.ptx:1128": "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.clang.ptx:113":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1130": "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.clang.ptx:1132": "testdata/sanitizer/bugs.cu:174",
+		"testdata/sanitizer/bugs.clang.ptx:114":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:115":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1150": "testdata/sanitizer/bugs.cu:181",
+		"testdata/sanitizer/bugs.clang.ptx:1151": "testdata/sanitizer/bugs.cu:181",
+		"testdata/sanitizer/bugs.clang.ptx:1154": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1157": "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.clang.ptx:1162": "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.clang.ptx:1165": "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.clang.ptx:1166": "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.clang.ptx:1168": "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.clang.ptx:1169": "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.clang.ptx:1171": "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.clang.ptx:1173": "testdata/sanitizer/bugs.cu:185",
+		"testdata/sanitizer/bugs.clang.ptx:1174": "testdata/sanitizer/bugs.cu:185",
+		"testdata/sanitizer/bugs.clang.ptx:1176": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.clang.ptx:1178": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.clang.ptx:1179": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.clang.ptx:118":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:1180": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.clang.ptx:1182": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.clang.ptx:1185": "testdata/sanitizer/bugs.cu:188",
+		"testdata/sanitizer/bugs.clang.ptx:1187": "testdata/sanitizer/bugs.cu:189",
+		"testdata/sanitizer/bugs.clang.ptx:1189": "testdata/sanitizer/bugs.cu:189",
+		"testdata/sanitizer/bugs.clang.ptx:1191": "testdata/sanitizer/bugs.cu:190",
+		"testdata/sanitizer/bugs.clang.ptx:120":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:1209": "testdata/sanitizer/bugs.cu:192",
+		"testdata/sanitizer/bugs.clang.ptx:1210": "testdata/sanitizer/bugs.cu:192",
+		"testdata/sanitizer/bugs.clang.ptx:1213": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1216": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.clang.ptx:1217": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.clang.ptx:1218": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.clang.ptx:1219": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.clang.ptx:122":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:1221": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.clang.ptx:1226": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.clang.ptx:1228": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.clang.ptx:1231": "testdata/sanitizer/bugs.cu:196",
+		"testdata/sanitizer/bugs.clang.ptx:1233": "testdata/sanitizer/bugs.cu:197",
+		"testdata/sanitizer/bugs.clang.ptx:1241": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.clang.ptx:1243": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.clang.ptx:1246": "testdata/sanitizer/bugs.cu:199",
+		"testdata/sanitizer/bugs.clang.ptx:1248": "testdata/sanitizer/bugs.cu:200",
 		"testdata/sanitizer/bugs.clang.ptx:125":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:1250": "testdata/sanitizer/bugs.cu:196",
-		"testdata/sanitizer/bugs.clang.ptx:1251": "testdata/sanitizer/bugs.cu:196",
-		"testdata/sanitizer/bugs.clang.ptx:1254": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1257": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.clang.ptx:1258": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.clang.ptx:1259": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.clang.ptx:1261": "testdata/sanitizer/bugs.cu:198",
-		"testdata/sanitizer/bugs.clang.ptx:1263": "testdata/sanitizer/bugs.cu:198",
-		"testdata/sanitizer/bugs.clang.ptx:1267": "./testdata/cuda/cuda_shim.h:33",
-		"testdata/sanitizer/bugs.clang.ptx:1270": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.clang.ptx:1273": "testdata/sanitizer/bugs.cu:200",
-		"testdata/sanitizer/bugs.clang.ptx:1275": "testdata/sanitizer/bugs.cu:201",
-		"testdata/sanitizer/bugs.clang.ptx:128":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:1292": "testdata/sanitizer/bugs.cu:203",
-		"testdata/sanitizer/bugs.clang.ptx:1293": "testdata/sanitizer/bugs.cu:203",
-		"testdata/sanitizer/bugs.clang.ptx:1296": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:1299": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.clang.ptx:130":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:1300": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.clang.ptx:1301": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.clang.ptx:1303": "testdata/sanitizer/bugs.cu:205",
-		"testdata/sanitizer/bugs.clang.ptx:1305": "testdata/sanitizer/bugs.cu:205",
-		"testdata/sanitizer/bugs.clang.ptx:1309": "./testdata/cuda/cuda_shim.h:33",
-		"testdata/sanitizer/bugs.clang.ptx:1312": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.clang.ptx:1315": "testdata/sanitizer/bugs.cu:207",
-		"testdata/sanitizer/bugs.clang.ptx:1317": "testdata/sanitizer/bugs.cu:208",
-		"testdata/sanitizer/bugs.clang.ptx:132":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:135":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:137":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:138":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1250": "testdata/sanitizer/bugs.cu:201",
+		"testdata/sanitizer/bugs.clang.ptx:1267": "testdata/sanitizer/bugs.cu:204",
+		"testdata/sanitizer/bugs.clang.ptx:1268": "testdata/sanitizer/bugs.cu:204",
+		"testdata/sanitizer/bugs.clang.ptx:127":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1271": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1274": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.clang.ptx:1275": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.clang.ptx:1276": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.clang.ptx:1278": "testdata/sanitizer/bugs.cu:206",
+		"testdata/sanitizer/bugs.clang.ptx:128":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1280": "testdata/sanitizer/bugs.cu:206",
+		"testdata/sanitizer/bugs.clang.ptx:1284": "./testdata/cuda/cuda_shim.h:33",
+		"testdata/sanitizer/bugs.clang.ptx:1287": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.clang.ptx:129":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1290": "testdata/sanitizer/bugs.cu:208",
+		"testdata/sanitizer/bugs.clang.ptx:1292": "testdata/sanitizer/bugs.cu:209",
+		"testdata/sanitizer/bugs.clang.ptx:1309": "testdata/sanitizer/bugs.cu:211",
+		"testdata/sanitizer/bugs.clang.ptx:1310": "testdata/sanitizer/bugs.cu:211",
+		"testdata/sanitizer/bugs.clang.ptx:1313": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1316": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.clang.ptx:1317": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.clang.ptx:1318": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.clang.ptx:132":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:1320": "testdata/sanitizer/bugs.cu:213",
+		"testdata/sanitizer/bugs.clang.ptx:1322": "testdata/sanitizer/bugs.cu:213",
+		"testdata/sanitizer/bugs.clang.ptx:1326": "./testdata/cuda/cuda_shim.h:33",
+		"testdata/sanitizer/bugs.clang.ptx:1329": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.clang.ptx:1332": "testdata/sanitizer/bugs.cu:215",
+		"testdata/sanitizer/bugs.clang.ptx:1334": "testdata/sanitizer/bugs.cu:216",
+		"testdata/sanitizer/bugs.clang.ptx:134":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:1354": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:1357": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.clang.ptx:1359": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.clang.ptx:136":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:1364": "testdata/sanitizer/bugs.cu:225",
+		"testdata/sanitizer/bugs.clang.ptx:1367": "testdata/sanitizer/bugs.cu:226",
+		"testdata/sanitizer/bugs.clang.ptx:1369": "testdata/sanitizer/bugs.cu:227",
+		"testdata/sanitizer/bugs.clang.ptx:1370": "testdata/sanitizer/bugs.cu:227",
+		"testdata/sanitizer/bugs.clang.ptx:1374": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:79",
+		"testdata/sanitizer/bugs.clang.ptx:1377": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.clang.ptx:1379": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.clang.ptx:1381": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.clang.ptx:1386": "testdata/sanitizer/bugs.cu:232",
+		"testdata/sanitizer/bugs.clang.ptx:1387": "testdata/sanitizer/bugs.cu:232",
+		"testdata/sanitizer/bugs.clang.ptx:1389": "testdata/sanitizer/bugs.cu:233",
 		"testdata/sanitizer/bugs.clang.ptx:139":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:142":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:144":  "testdata/sanitizer/bugs.cu:19",
-		"testdata/sanitizer/bugs.clang.ptx:152":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.clang.ptx:154":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.clang.ptx:157":  "testdata/sanitizer/bugs.cu:21",
-		"testdata/sanitizer/bugs.clang.ptx:177":  "testdata/sanitizer/bugs.cu:23",
-		"testdata/sanitizer/bugs.clang.ptx:178":  "testdata/sanitizer/bugs.cu:23",
-		"testdata/sanitizer/bugs.clang.ptx:181":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:184":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
-		"testdata/sanitizer/bugs.clang.ptx:187":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.clang.ptx:189":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.clang.ptx:1390": "testdata/sanitizer/bugs.cu:233",
+		"testdata/sanitizer/bugs.clang.ptx:1397": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.clang.ptx:1399": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.clang.ptx:1401": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.clang.ptx:1404": "testdata/sanitizer/bugs.cu:230",
+		"testdata/sanitizer/bugs.clang.ptx:1406": "testdata/sanitizer/bugs.cu:230",
+		"testdata/sanitizer/bugs.clang.ptx:1409": "testdata/sanitizer/bugs.cu:235",
+		"testdata/sanitizer/bugs.clang.ptx:141":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:142":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1429": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:143":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:1432": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.clang.ptx:1434": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.clang.ptx:1439": "testdata/sanitizer/bugs.cu:242",
+		"testdata/sanitizer/bugs.clang.ptx:1442": "testdata/sanitizer/bugs.cu:243",
+		"testdata/sanitizer/bugs.clang.ptx:1444": "testdata/sanitizer/bugs.cu:244",
+		"testdata/sanitizer/bugs.clang.ptx:1445": "testdata/sanitizer/bugs.cu:244",
+		"testdata/sanitizer/bugs.clang.ptx:1449": "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:79",
+		"testdata/sanitizer/bugs.clang.ptx:1452": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.clang.ptx:1454": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.clang.ptx:1456": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.clang.ptx:146":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:1461": "testdata/sanitizer/bugs.cu:249",
+		"testdata/sanitizer/bugs.clang.ptx:1464": "./testdata/cuda/cuda_shim.h:26",
+		"testdata/sanitizer/bugs.clang.ptx:1465": "./testdata/cuda/cuda_shim.h:26",
+		"testdata/sanitizer/bugs.clang.ptx:1468": "testdata/sanitizer/bugs.cu:251",
+		"testdata/sanitizer/bugs.clang.ptx:1469": "testdata/sanitizer/bugs.cu:251",
+		"testdata/sanitizer/bugs.clang.ptx:1476": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.clang.ptx:1478": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.clang.ptx:148":  "testdata/sanitizer/bugs.cu:19",
+		"testdata/sanitizer/bugs.clang.ptx:1480": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.clang.ptx:1483": "testdata/sanitizer/bugs.cu:247",
+		"testdata/sanitizer/bugs.clang.ptx:1485": "testdata/sanitizer/bugs.cu:247",
+		"testdata/sanitizer/bugs.clang.ptx:1488": "testdata/sanitizer/bugs.cu:253",
+		"testdata/sanitizer/bugs.clang.ptx:156":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.clang.ptx:158":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.clang.ptx:161":  "testdata/sanitizer/bugs.cu:21",
+		"testdata/sanitizer/bugs.clang.ptx:181":  "testdata/sanitizer/bugs.cu:23",
+		"testdata/sanitizer/bugs.clang.ptx:182":  "testdata/sanitizer/bugs.cu:23",
+		"testdata/sanitizer/bugs.clang.ptx:185":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:188":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
 		"testdata/sanitizer/bugs.clang.ptx:191":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.clang.ptx:192":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.clang.ptx:193":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.clang.ptx:195":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.clang.ptx:196":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.clang.ptx:197":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.clang.ptx:199":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.clang.ptx:201":  "testdata/sanitizer/bugs.cu:27",
-		"testdata/sanitizer/bugs.clang.ptx:203":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:205":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:208":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:210":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:211":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:200":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.clang.ptx:201":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.clang.ptx:203":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.clang.ptx:205":  "testdata/sanitizer/bugs.cu:27",
+		"testdata/sanitizer/bugs.clang.ptx:207":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:209":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:212":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:215":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:217":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:219":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:222":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:224":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:225":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:214":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:215":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:216":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:219":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:221":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:223":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:226":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:229":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:231":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:233":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:236":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:238":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:239":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:228":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:229":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:230":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:233":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:235":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:237":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:240":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:243":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:245":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:247":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:250":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:252":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:253":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:242":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:243":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:244":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:247":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:249":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:251":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:254":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:257":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:259":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:261":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:264":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:266":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:267":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:256":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:257":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:258":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:261":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:263":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:265":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:268":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:271":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:273":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:275":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.clang.ptx:278":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:280":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:281":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:270":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:271":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:272":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:275":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:277":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.clang.ptx:279":  "testdata/sanitizer/bugs.cu:29",
 		"testdata/sanitizer/bugs.clang.ptx:282":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.clang.ptx:285":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.clang.ptx:287":  "testdata/sanitizer/bugs.cu:33",
-		"testdata/sanitizer/bugs.clang.ptx:295":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.clang.ptx:297":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.clang.ptx:300":  "testdata/sanitizer/bugs.cu:35",
-		"testdata/sanitizer/bugs.clang.ptx:319":  "testdata/sanitizer/bugs.cu:40",
-		"testdata/sanitizer/bugs.clang.ptx:320":  "testdata/sanitizer/bugs.cu:40",
-		"testdata/sanitizer/bugs.clang.ptx:323":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:326":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.clang.ptx:327":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.clang.ptx:328":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.clang.ptx:329":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.clang.ptx:284":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:285":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:286":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.clang.ptx:289":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.clang.ptx:291":  "testdata/sanitizer/bugs.cu:33",
+		"testdata/sanitizer/bugs.clang.ptx:299":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.clang.ptx:301":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.clang.ptx:304":  "testdata/sanitizer/bugs.cu:35",
+		"testdata/sanitizer/bugs.clang.ptx:323":  "testdata/sanitizer/bugs.cu:40",
+		"testdata/sanitizer/bugs.clang.ptx:324":  "testdata/sanitizer/bugs.cu:40",
+		"testdata/sanitizer/bugs.clang.ptx:327":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:330":  "testdata/sanitizer/bugs.cu:43",
 		"testdata/sanitizer/bugs.clang.ptx:331":  "testdata/sanitizer/bugs.cu:43",
 		"testdata/sanitizer/bugs.clang.ptx:332":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.clang.ptx:334":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.clang.ptx:336":  "testdata/sanitizer/bugs.cu:44",
-		"testdata/sanitizer/bugs.clang.ptx:338":  "testdata/sanitizer/bugs.cu:46",
-		"testdata/sanitizer/bugs.clang.ptx:340":  "testdata/sanitizer/bugs.cu:46",
-		"testdata/sanitizer/bugs.clang.ptx:343":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.clang.ptx:344":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.clang.ptx:345":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.clang.ptx:333":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.clang.ptx:335":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.clang.ptx:336":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.clang.ptx:338":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.clang.ptx:340":  "testdata/sanitizer/bugs.cu:44",
+		"testdata/sanitizer/bugs.clang.ptx:342":  "testdata/sanitizer/bugs.cu:46",
+		"testdata/sanitizer/bugs.clang.ptx:344":  "testdata/sanitizer/bugs.cu:46",
 		"testdata/sanitizer/bugs.clang.ptx:347":  "testdata/sanitizer/bugs.cu:47",
 		"testdata/sanitizer/bugs.clang.ptx:348":  "testdata/sanitizer/bugs.cu:47",
 		"testdata/sanitizer/bugs.clang.ptx:349":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.clang.ptx:351":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.clang.ptx:353":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.clang.ptx:354":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.clang.ptx:351":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.clang.ptx:352":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.clang.ptx:353":  "testdata/sanitizer/bugs.cu:47",
 		"testdata/sanitizer/bugs.clang.ptx:355":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.clang.ptx:357":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.clang.ptx:359":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.clang.ptx:360":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.clang.ptx:357":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.clang.ptx:358":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.clang.ptx:359":  "testdata/sanitizer/bugs.cu:48",
 		"testdata/sanitizer/bugs.clang.ptx:361":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.clang.ptx:363":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.clang.ptx:365":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.clang.ptx:366":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.clang.ptx:363":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.clang.ptx:364":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.clang.ptx:365":  "testdata/sanitizer/bugs.cu:49",
 		"testdata/sanitizer/bugs.clang.ptx:367":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.clang.ptx:369":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.clang.ptx:37":   "testdata/sanitizer/bugs.cu:10",
-		"testdata/sanitizer/bugs.clang.ptx:371":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.clang.ptx:372":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.clang.ptx:369":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.clang.ptx:370":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.clang.ptx:371":  "testdata/sanitizer/bugs.cu:50",
 		"testdata/sanitizer/bugs.clang.ptx:373":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.clang.ptx:375":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.clang.ptx:377":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.clang.ptx:378":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.clang.ptx:375":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.clang.ptx:376":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.clang.ptx:377":  "testdata/sanitizer/bugs.cu:51",
 		"testdata/sanitizer/bugs.clang.ptx:379":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.clang.ptx:38":   "testdata/sanitizer/bugs.cu:10",
-		"testdata/sanitizer/bugs.clang.ptx:384":  "testdata/sanitizer/bugs.cu:54",
-		"testdata/sanitizer/bugs.clang.ptx:386":  "testdata/sanitizer/bugs.cu:54",
-		"testdata/sanitizer/bugs.clang.ptx:392":  "testdata/sanitizer/bugs.cu:55",
-		"testdata/sanitizer/bugs.clang.ptx:394":  "testdata/sanitizer/bugs.cu:55",
-		"testdata/sanitizer/bugs.clang.ptx:397":  "testdata/sanitizer/bugs.cu:56",
-		"testdata/sanitizer/bugs.clang.ptx:41":   "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:416":  "testdata/sanitizer/bugs.cu:59",
-		"testdata/sanitizer/bugs.clang.ptx:417":  "testdata/sanitizer/bugs.cu:59",
-		"testdata/sanitizer/bugs.clang.ptx:420":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:423":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.clang.ptx:424":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.clang.ptx:425":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.clang.ptx:426":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.clang.ptx:381":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.clang.ptx:382":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.clang.ptx:383":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.clang.ptx:388":  "testdata/sanitizer/bugs.cu:54",
+		"testdata/sanitizer/bugs.clang.ptx:390":  "testdata/sanitizer/bugs.cu:54",
+		"testdata/sanitizer/bugs.clang.ptx:396":  "testdata/sanitizer/bugs.cu:55",
+		"testdata/sanitizer/bugs.clang.ptx:398":  "testdata/sanitizer/bugs.cu:55",
+		"testdata/sanitizer/bugs.clang.ptx:401":  "testdata/sanitizer/bugs.cu:56",
+		"testdata/sanitizer/bugs.clang.ptx:41":   "testdata/sanitizer/bugs.cu:10",
+		"testdata/sanitizer/bugs.clang.ptx:42":   "testdata/sanitizer/bugs.cu:10",
+		"testdata/sanitizer/bugs.clang.ptx:420":  "testdata/sanitizer/bugs.cu:59",
+		"testdata/sanitizer/bugs.clang.ptx:421":  "testdata/sanitizer/bugs.cu:59",
+		"testdata/sanitizer/bugs.clang.ptx:424":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:427":  "testdata/sanitizer/bugs.cu:62",
 		"testdata/sanitizer/bugs.clang.ptx:428":  "testdata/sanitizer/bugs.cu:62",
 		"testdata/sanitizer/bugs.clang.ptx:429":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.clang.ptx:431":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.clang.ptx:433":  "testdata/sanitizer/bugs.cu:63",
-		"testdata/sanitizer/bugs.clang.ptx:435":  "testdata/sanitizer/bugs.cu:65",
-		"testdata/sanitizer/bugs.clang.ptx:437":  "testdata/sanitizer/bugs.cu:65",
-		"testdata/sanitizer/bugs.clang.ptx:44":   "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
-		"testdata/sanitizer/bugs.clang.ptx:440":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.clang.ptx:442":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.clang.ptx:443":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.clang.ptx:430":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.clang.ptx:432":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.clang.ptx:433":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.clang.ptx:435":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.clang.ptx:437":  "testdata/sanitizer/bugs.cu:63",
+		"testdata/sanitizer/bugs.clang.ptx:439":  "testdata/sanitizer/bugs.cu:65",
+		"testdata/sanitizer/bugs.clang.ptx:441":  "testdata/sanitizer/bugs.cu:65",
 		"testdata/sanitizer/bugs.clang.ptx:444":  "testdata/sanitizer/bugs.cu:66",
 		"testdata/sanitizer/bugs.clang.ptx:446":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.clang.ptx:449":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:452":  "testdata/sanitizer/bugs.cu:68",
-		"testdata/sanitizer/bugs.clang.ptx:455":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:458":  "testdata/sanitizer/bugs.cu:70",
-		"testdata/sanitizer/bugs.clang.ptx:460":  "testdata/sanitizer/bugs.cu:70",
-		"testdata/sanitizer/bugs.clang.ptx:463":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:466":  "testdata/sanitizer/bugs.cu:72",
-		"testdata/sanitizer/bugs.clang.ptx:469":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:47":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:472":  "testdata/sanitizer/bugs.cu:74",
-		"testdata/sanitizer/bugs.clang.ptx:474":  "testdata/sanitizer/bugs.cu:74",
-		"testdata/sanitizer/bugs.clang.ptx:477":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:480":  "testdata/sanitizer/bugs.cu:76",
-		"testdata/sanitizer/bugs.clang.ptx:483":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:486":  "testdata/sanitizer/bugs.cu:78",
-		"testdata/sanitizer/bugs.clang.ptx:488":  "testdata/sanitizer/bugs.cu:78",
-		"testdata/sanitizer/bugs.clang.ptx:49":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:491":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:494":  "testdata/sanitizer/bugs.cu:80",
-		"testdata/sanitizer/bugs.clang.ptx:497":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:500":  "testdata/sanitizer/bugs.cu:82",
-		"testdata/sanitizer/bugs.clang.ptx:502":  "testdata/sanitizer/bugs.cu:82",
-		"testdata/sanitizer/bugs.clang.ptx:505":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:508":  "testdata/sanitizer/bugs.cu:84",
+		"testdata/sanitizer/bugs.clang.ptx:447":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.clang.ptx:448":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.clang.ptx:45":   "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:450":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.clang.ptx:453":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:456":  "testdata/sanitizer/bugs.cu:68",
+		"testdata/sanitizer/bugs.clang.ptx:459":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:462":  "testdata/sanitizer/bugs.cu:70",
+		"testdata/sanitizer/bugs.clang.ptx:464":  "testdata/sanitizer/bugs.cu:70",
+		"testdata/sanitizer/bugs.clang.ptx:467":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:470":  "testdata/sanitizer/bugs.cu:72",
+		"testdata/sanitizer/bugs.clang.ptx:473":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:476":  "testdata/sanitizer/bugs.cu:74",
+		"testdata/sanitizer/bugs.clang.ptx:478":  "testdata/sanitizer/bugs.cu:74",
+		"testdata/sanitizer/bugs.clang.ptx:48":   "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
+		"testdata/sanitizer/bugs.clang.ptx:481":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:484":  "testdata/sanitizer/bugs.cu:76",
+		"testdata/sanitizer/bugs.clang.ptx:487":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:490":  "testdata/sanitizer/bugs.cu:78",
+		"testdata/sanitizer/bugs.clang.ptx:492":  "testdata/sanitizer/bugs.cu:78",
+		"testdata/sanitizer/bugs.clang.ptx:495":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:498":  "testdata/sanitizer/bugs.cu:80",
+		"testdata/sanitizer/bugs.clang.ptx:501":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:504":  "testdata/sanitizer/bugs.cu:82",
+		"testdata/sanitizer/bugs.clang.ptx:506":  "testdata/sanitizer/bugs.cu:82",
+		"testdata/sanitizer/bugs.clang.ptx:509":  "./testdata/cuda/cuda_shim.h:24",
 		"testdata/sanitizer/bugs.clang.ptx:51":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:511":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:514":  "testdata/sanitizer/bugs.cu:86",
-		"testdata/sanitizer/bugs.clang.ptx:516":  "testdata/sanitizer/bugs.cu:86",
-		"testdata/sanitizer/bugs.clang.ptx:519":  "./testdata/cuda/cuda_shim.h:24",
-		"testdata/sanitizer/bugs.clang.ptx:52":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:522":  "testdata/sanitizer/bugs.cu:88",
-		"testdata/sanitizer/bugs.clang.ptx:527":  "testdata/sanitizer/bugs.cu:90",
-		"testdata/sanitizer/bugs.clang.ptx:529":  "testdata/sanitizer/bugs.cu:90",
+		"testdata/sanitizer/bugs.clang.ptx:512":  "testdata/sanitizer/bugs.cu:84",
+		"testdata/sanitizer/bugs.clang.ptx:515":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:518":  "testdata/sanitizer/bugs.cu:86",
+		"testdata/sanitizer/bugs.clang.ptx:520":  "testdata/sanitizer/bugs.cu:86",
+		"testdata/sanitizer/bugs.clang.ptx:523":  "./testdata/cuda/cuda_shim.h:24",
+		"testdata/sanitizer/bugs.clang.ptx:526":  "testdata/sanitizer/bugs.cu:88",
 		"testdata/sanitizer/bugs.clang.ptx:53":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:535":  "testdata/sanitizer/bugs.cu:91",
-		"testdata/sanitizer/bugs.clang.ptx:537":  "testdata/sanitizer/bugs.cu:91",
-		"testdata/sanitizer/bugs.clang.ptx:540":  "testdata/sanitizer/bugs.cu:92",
+		"testdata/sanitizer/bugs.clang.ptx:531":  "testdata/sanitizer/bugs.cu:90",
+		"testdata/sanitizer/bugs.clang.ptx:533":  "testdata/sanitizer/bugs.cu:90",
+		"testdata/sanitizer/bugs.clang.ptx:539":  "testdata/sanitizer/bugs.cu:91",
+		"testdata/sanitizer/bugs.clang.ptx:541":  "testdata/sanitizer/bugs.cu:91",
+		"testdata/sanitizer/bugs.clang.ptx:544":  "testdata/sanitizer/bugs.cu:92",
 		"testdata/sanitizer/bugs.clang.ptx:55":   "testdata/sanitizer/bugs.cu:13",
 		"testdata/sanitizer/bugs.clang.ptx:56":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:560":  "testdata/sanitizer/bugs.cu:95",
-		"testdata/sanitizer/bugs.clang.ptx:563":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:566":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.clang.ptx:567":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.clang.ptx:568":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.clang.ptx:569":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.clang.ptx:564":  "testdata/sanitizer/bugs.cu:95",
+		"testdata/sanitizer/bugs.clang.ptx:567":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
 		"testdata/sanitizer/bugs.clang.ptx:57":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.clang.ptx:570":  "testdata/sanitizer/bugs.cu:97",
 		"testdata/sanitizer/bugs.clang.ptx:571":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.clang.ptx:576":  "testdata/sanitizer/bugs.cu:98",
-		"testdata/sanitizer/bugs.clang.ptx:579":  "testdata/sanitizer/bugs.cu:99",
-		"testdata/sanitizer/bugs.clang.ptx:581":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.clang.ptx:583":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.clang.ptx:572":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.clang.ptx:573":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.clang.ptx:575":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.clang.ptx:580":  "testdata/sanitizer/bugs.cu:98",
+		"testdata/sanitizer/bugs.clang.ptx:583":  "testdata/sanitizer/bugs.cu:99",
+		"testdata/sanitizer/bugs.clang.ptx:585":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.clang.ptx:587":  "testdata/sanitizer/bugs.cu:100",
 		"testdata/sanitizer/bugs.clang.ptx:59":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.clang.ptx:592":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.clang.ptx:593":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.clang.ptx:594":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:596":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:597":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:598":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.clang.ptx:60":   "testdata/sanitizer/bugs.cu:13",
 		"testdata/sanitizer/bugs.clang.ptx:600":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:601":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:602":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.clang.ptx:604":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.clang.ptx:606":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.clang.ptx:604":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.clang.ptx:605":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.clang.ptx:606":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.clang.ptx:608":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.clang.ptx:61":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:611":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.clang.ptx:613":  "testdata/sanitizer/bugs.cu:102",
-		"testdata/sanitizer/bugs.clang.ptx:615":  "testdata/sanitizer/bugs.cu:103",
-		"testdata/sanitizer/bugs.clang.ptx:616":  "testdata/sanitizer/bugs.cu:103",
-		"testdata/sanitizer/bugs.clang.ptx:625":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.clang.ptx:628":  "./testdata/cuda/cuda_shim.h:47",
-		"testdata/sanitizer/bugs.clang.ptx:63":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:632":  "testdata/sanitizer/bugs.cu:105",
-		"testdata/sanitizer/bugs.clang.ptx:652":  "testdata/sanitizer/bugs.cu:107",
-		"testdata/sanitizer/bugs.clang.ptx:655":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:658":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.clang.ptx:659":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.clang.ptx:66":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:660":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.clang.ptx:661":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.clang.ptx:61":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.clang.ptx:610":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.clang.ptx:612":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.clang.ptx:615":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.clang.ptx:617":  "testdata/sanitizer/bugs.cu:102",
+		"testdata/sanitizer/bugs.clang.ptx:619":  "testdata/sanitizer/bugs.cu:103",
+		"testdata/sanitizer/bugs.clang.ptx:620":  "testdata/sanitizer/bugs.cu:103",
+		"testdata/sanitizer/bugs.clang.ptx:629":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.clang.ptx:63":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.clang.ptx:632":  "./testdata/cuda/cuda_shim.h:47",
+		"testdata/sanitizer/bugs.clang.ptx:636":  "testdata/sanitizer/bugs.cu:105",
+		"testdata/sanitizer/bugs.clang.ptx:65":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:656":  "testdata/sanitizer/bugs.cu:107",
+		"testdata/sanitizer/bugs.clang.ptx:659":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:662":  "testdata/sanitizer/bugs.cu:109",
 		"testdata/sanitizer/bugs.clang.ptx:663":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.clang.ptx:668":  "testdata/sanitizer/bugs.cu:110",
-		"testdata/sanitizer/bugs.clang.ptx:671":  "testdata/sanitizer/bugs.cu:111",
-		"testdata/sanitizer/bugs.clang.ptx:673":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.clang.ptx:675":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.clang.ptx:68":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:684":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.clang.ptx:685":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.clang.ptx:686":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.clang.ptx:664":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.clang.ptx:665":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.clang.ptx:667":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.clang.ptx:67":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:672":  "testdata/sanitizer/bugs.cu:110",
+		"testdata/sanitizer/bugs.clang.ptx:675":  "testdata/sanitizer/bugs.cu:111",
+		"testdata/sanitizer/bugs.clang.ptx:677":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.clang.ptx:679":  "testdata/sanitizer/bugs.cu:112",
 		"testdata/sanitizer/bugs.clang.ptx:688":  "testdata/sanitizer/bugs.cu:113",
 		"testdata/sanitizer/bugs.clang.ptx:689":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.clang.ptx:69":   "testdata/sanitizer/bugs.cu:16",
 		"testdata/sanitizer/bugs.clang.ptx:690":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.clang.ptx:693":  "./testdata/cuda/cuda_shim.h:47",
-		"testdata/sanitizer/bugs.clang.ptx:696":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.clang.ptx:698":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.clang.ptx:692":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.clang.ptx:693":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.clang.ptx:694":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.clang.ptx:697":  "./testdata/cuda/cuda_shim.h:47",
+		"testdata/sanitizer/bugs.clang.ptx:70":   "testdata/sanitizer/bugs.cu:16",
 		"testdata/sanitizer/bugs.clang.ptx:700":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.clang.ptx:703":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.clang.ptx:705":  "testdata/sanitizer/bugs.cu:114",
-		"testdata/sanitizer/bugs.clang.ptx:707":  "testdata/sanitizer/bugs.cu:115",
-		"testdata/sanitizer/bugs.clang.ptx:708":  "testdata/sanitizer/bugs.cu:115",
-		"testdata/sanitizer/bugs.clang.ptx:717":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.clang.ptx:72":   "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:720":  "./testdata/cuda/cuda_shim.h:47",
-		"testdata/sanitizer/bugs.clang.ptx:724":  "testdata/sanitizer/bugs.cu:117",
-		"testdata/sanitizer/bugs.clang.ptx:74":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:745":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.clang.ptx:746":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.clang.ptx:747":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.clang.ptx:750":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
-		"testdata/sanitizer/bugs.clang.ptx:753":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.clang.ptx:756":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:759":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.clang.ptx:76":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:761":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:762":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:763":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:764":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:702":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.clang.ptx:704":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.clang.ptx:707":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.clang.ptx:709":  "testdata/sanitizer/bugs.cu:114",
+		"testdata/sanitizer/bugs.clang.ptx:711":  "testdata/sanitizer/bugs.cu:115",
+		"testdata/sanitizer/bugs.clang.ptx:712":  "testdata/sanitizer/bugs.cu:115",
+		"testdata/sanitizer/bugs.clang.ptx:72":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:721":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.clang.ptx:724":  "./testdata/cuda/cuda_shim.h:47",
+		"testdata/sanitizer/bugs.clang.ptx:728":  "testdata/sanitizer/bugs.cu:117",
+		"testdata/sanitizer/bugs.clang.ptx:73":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:749":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.clang.ptx:750":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.clang.ptx:751":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.clang.ptx:754":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
+		"testdata/sanitizer/bugs.clang.ptx:757":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.clang.ptx:76":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:760":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:763":  "testdata/sanitizer/bugs.cu:123",
 		"testdata/sanitizer/bugs.clang.ptx:765":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:766":  "testdata/sanitizer/bugs.cu:125",
 		"testdata/sanitizer/bugs.clang.ptx:767":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:770":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:773":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:768":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:769":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:771":  "testdata/sanitizer/bugs.cu:125",
 		"testdata/sanitizer/bugs.clang.ptx:774":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:775":  "testdata/sanitizer/bugs.cu:125",
 		"testdata/sanitizer/bugs.clang.ptx:777":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:779":  "testdata/sanitizer/bugs.cu:126",
-		"testdata/sanitizer/bugs.clang.ptx:780":  "testdata/sanitizer/bugs.cu:126",
-		"testdata/sanitizer/bugs.clang.ptx:781":  "testdata/sanitizer/bugs.cu:126",
+		"testdata/sanitizer/bugs.clang.ptx:778":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:779":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:78":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:781":  "testdata/sanitizer/bugs.cu:125",
 		"testdata/sanitizer/bugs.clang.ptx:783":  "testdata/sanitizer/bugs.cu:126",
 		"testdata/sanitizer/bugs.clang.ptx:784":  "testdata/sanitizer/bugs.cu:126",
-		"testdata/sanitizer/bugs.clang.ptx:787":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.clang.ptx:788":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.clang.ptx:79":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:790":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.clang.ptx:796":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.clang.ptx:799":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.clang.ptx:801":  "testdata/sanitizer/bugs.cu:128",
-		"testdata/sanitizer/bugs.clang.ptx:804":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:806":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:807":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:809":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:81":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:812":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:815":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.clang.ptx:818":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.clang.ptx:82":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:820":  "testdata/sanitizer/bugs.cu:130",
-		"testdata/sanitizer/bugs.clang.ptx:822":  "testdata/sanitizer/bugs.cu:130",
-		"testdata/sanitizer/bugs.clang.ptx:824":  "testdata/sanitizer/bugs.cu:131",
-		"testdata/sanitizer/bugs.clang.ptx:826":  "testdata/sanitizer/bugs.cu:132",
+		"testdata/sanitizer/bugs.clang.ptx:785":  "testdata/sanitizer/bugs.cu:126",
+		"testdata/sanitizer/bugs.clang.ptx:787":  "testdata/sanitizer/bugs.cu:126",
+		"testdata/sanitizer/bugs.clang.ptx:788":  "testdata/sanitizer/bugs.cu:126",
+		"testdata/sanitizer/bugs.clang.ptx:791":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.clang.ptx:792":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.clang.ptx:794":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.clang.ptx:80":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:800":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.clang.ptx:803":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.clang.ptx:805":  "testdata/sanitizer/bugs.cu:128",
+		"testdata/sanitizer/bugs.clang.ptx:808":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:810":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:811":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:813":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:816":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:819":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.clang.ptx:822":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.clang.ptx:824":  "testdata/sanitizer/bugs.cu:130",
+		"testdata/sanitizer/bugs.clang.ptx:826":  "testdata/sanitizer/bugs.cu:130",
+		"testdata/sanitizer/bugs.clang.ptx:828":  "testdata/sanitizer/bugs.cu:131",
 		"testdata/sanitizer/bugs.clang.ptx:83":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:834":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.clang.ptx:836":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.clang.ptx:830":  "testdata/sanitizer/bugs.cu:132",
 		"testdata/sanitizer/bugs.clang.ptx:838":  "testdata/sanitizer/bugs.cu:133",
 		"testdata/sanitizer/bugs.clang.ptx:840":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.clang.ptx:843":  "testdata/sanitizer/bugs.cu:134",
-		"testdata/sanitizer/bugs.clang.ptx:86":   "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.clang.ptx:864":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.clang.ptx:865":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.clang.ptx:866":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.clang.ptx:869":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
-		"testdata/sanitizer/bugs.clang.ptx:872":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.clang.ptx:875":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:878":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.clang.ptx:88":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:880":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:881":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:882":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:883":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:842":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.clang.ptx:844":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.clang.ptx:847":  "testdata/sanitizer/bugs.cu:134",
+		"testdata/sanitizer/bugs.clang.ptx:85":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:86":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:868":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.clang.ptx:869":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.clang.ptx:87":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:870":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.clang.ptx:873":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
+		"testdata/sanitizer/bugs.clang.ptx:876":  "testdata/sanitizer/bugs.cu:138",
+		"testdata/sanitizer/bugs.clang.ptx:879":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
+		"testdata/sanitizer/bugs.clang.ptx:882":  "testdata/sanitizer/bugs.cu:138",
 		"testdata/sanitizer/bugs.clang.ptx:884":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:885":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.clang.ptx:886":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:889":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:892":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:887":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:888":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:890":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.clang.ptx:893":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:894":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.clang.ptx:896":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:898":  "testdata/sanitizer/bugs.cu:141",
-		"testdata/sanitizer/bugs.clang.ptx:899":  "testdata/sanitizer/bugs.cu:141",
-		"testdata/sanitizer/bugs.clang.ptx:90":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.clang.ptx:900":  "testdata/sanitizer/bugs.cu:141",
+		"testdata/sanitizer/bugs.clang.ptx:897":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:898":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:90":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.clang.ptx:900":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.clang.ptx:902":  "testdata/sanitizer/bugs.cu:141",
 		"testdata/sanitizer/bugs.clang.ptx:903":  "testdata/sanitizer/bugs.cu:141",
-		"testdata/sanitizer/bugs.clang.ptx:906":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.clang.ptx:907":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.clang.ptx:909":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.clang.ptx:915":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.clang.ptx:918":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.clang.ptx:920":  "testdata/sanitizer/bugs.cu:143",
-		"testdata/sanitizer/bugs.clang.ptx:923":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:925":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:926":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:928":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:93":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:931":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:934":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.clang.ptx:937":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.clang.ptx:939":  "testdata/sanitizer/bugs.cu:145",
-		"testdata/sanitizer/bugs.clang.ptx:941":  "testdata/sanitizer/bugs.cu:147",
-		"testdata/sanitizer/bugs.clang.ptx:947":  "testdata/sanitizer/bugs.cu:146",
-		"testdata/sanitizer/bugs.clang.ptx:949":  "testdata/sanitizer/bugs.cu:146",
-		"testdata/sanitizer/bugs.clang.ptx:95":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:951":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.clang.ptx:953":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.clang.ptx:904":  "testdata/sanitizer/bugs.cu:141",
+		"testdata/sanitizer/bugs.clang.ptx:906":  "testdata/sanitizer/bugs.cu:141",
+		"testdata/sanitizer/bugs.clang.ptx:907":  "testdata/sanitizer/bugs.cu:141",
+		"testdata/sanitizer/bugs.clang.ptx:910":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.clang.ptx:911":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.clang.ptx:913":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.clang.ptx:919":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.clang.ptx:92":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:922":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.clang.ptx:924":  "testdata/sanitizer/bugs.cu:143",
+		"testdata/sanitizer/bugs.clang.ptx:927":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:929":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:930":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:932":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:935":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:938":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.clang.ptx:94":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.clang.ptx:941":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.clang.ptx:943":  "testdata/sanitizer/bugs.cu:145",
+		"testdata/sanitizer/bugs.clang.ptx:945":  "testdata/sanitizer/bugs.cu:147",
+		"testdata/sanitizer/bugs.clang.ptx:951":  "testdata/sanitizer/bugs.cu:146",
+		"testdata/sanitizer/bugs.clang.ptx:953":  "testdata/sanitizer/bugs.cu:146",
 		"testdata/sanitizer/bugs.clang.ptx:955":  "testdata/sanitizer/bugs.cu:148",
 		"testdata/sanitizer/bugs.clang.ptx:957":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.clang.ptx:958":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.clang.ptx:96":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:960":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.clang.ptx:963":  "testdata/sanitizer/bugs.cu:149",
+		"testdata/sanitizer/bugs.clang.ptx:959":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.clang.ptx:961":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.clang.ptx:962":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.clang.ptx:964":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.clang.ptx:967":  "testdata/sanitizer/bugs.cu:149",
 		"testdata/sanitizer/bugs.clang.ptx:97":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.clang.ptx:984":  "testdata/sanitizer/bugs.cu:152",
-		"testdata/sanitizer/bugs.clang.ptx:987":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
-		"testdata/sanitizer/bugs.clang.ptx:990":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:79",
-		"testdata/sanitizer/bugs.clang.ptx:993":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
-		"testdata/sanitizer/bugs.clang.ptx:996":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.clang.ptx:998":  "testdata/sanitizer/bugs.cu:154",
+		"testdata/sanitizer/bugs.clang.ptx:988":  "testdata/sanitizer/bugs.cu:152",
+		"testdata/sanitizer/bugs.clang.ptx:99":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.clang.ptx:991":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:66",
+		"testdata/sanitizer/bugs.clang.ptx:994":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:79",
+		"testdata/sanitizer/bugs.clang.ptx:997":  "/usr/lib/llvm-19/lib/clang/19/include/__clang_cuda_builtin_vars.h:53",
 	}
 }
 
 var (
-	// reduceMissingSyncFunc is PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.clang.ptx:23).
+	// reduceMissingSyncFunc is PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.clang.ptx:27).
 	reduceMissingSyncFunc = &runtime.Func{
 		Exit:   27,
 		Index:  0,
@@ -2616,7 +2974,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:23",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:27",
 		Name:         "reduce_missing_sync",
 		NumPreds:     6,
 		NumRegs:      34,
@@ -2624,7 +2982,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// reduceOkFunc is PTX kernel reduce_ok (testdata/sanitizer/bugs.clang.ptx:163).
+	// reduceOkFunc is PTX kernel reduce_ok (testdata/sanitizer/bugs.clang.ptx:167).
 	reduceOkFunc = &runtime.Func{
 		Exit:   28,
 		Index:  1,
@@ -2645,7 +3003,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:163",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:167",
 		Name:         "reduce_ok",
 		NumPreds:     6,
 		NumRegs:      35,
@@ -2653,7 +3011,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// warpReduceNosyncFunc is PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.clang.ptx:306).
+	// warpReduceNosyncFunc is PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.clang.ptx:310).
 	warpReduceNosyncFunc = &runtime.Func{
 		Exit:   11,
 		Index:  2,
@@ -2674,7 +3032,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:306",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:310",
 		Name:         "warp_reduce_nosync",
 		NumPreds:     2,
 		NumRegs:      33,
@@ -2682,7 +3040,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// warpReduceSyncFunc is PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.clang.ptx:403).
+	// warpReduceSyncFunc is PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.clang.ptx:407).
 	warpReduceSyncFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   28,
@@ -2707,7 +3065,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:403",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:407",
 		Name:         "warp_reduce_sync",
 		NumPreds:     2,
 		NumRegs:      29,
@@ -2715,7 +3073,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// histogramPlainFunc is PTX kernel histogram_plain (testdata/sanitizer/bugs.clang.ptx:546).
+	// histogramPlainFunc is PTX kernel histogram_plain (testdata/sanitizer/bugs.clang.ptx:550).
 	histogramPlainFunc = &runtime.Func{
 		Exit:   19,
 		Index:  4,
@@ -2742,7 +3100,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:546",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:550",
 		Name:         "histogram_plain",
 		NumPreds:     4,
 		NumRegs:      25,
@@ -2750,7 +3108,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 64,
 	}
-	// histogramAtomicFunc is PTX kernel histogram_atomic (testdata/sanitizer/bugs.clang.ptx:638).
+	// histogramAtomicFunc is PTX kernel histogram_atomic (testdata/sanitizer/bugs.clang.ptx:642).
 	histogramAtomicFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   24,
@@ -2781,7 +3139,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:638",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:642",
 		Name:         "histogram_atomic",
 		NumPreds:     4,
 		NumRegs:      25,
@@ -2789,7 +3147,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 64,
 	}
-	// stencilEarlyFunc is PTX kernel stencil_early (testdata/sanitizer/bugs.clang.ptx:730).
+	// stencilEarlyFunc is PTX kernel stencil_early (testdata/sanitizer/bugs.clang.ptx:734).
 	stencilEarlyFunc = &runtime.Func{
 		Exit:   21,
 		Index:  6,
@@ -2816,7 +3174,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:730",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:734",
 		Name:         "stencil_early",
 		NumPreds:     6,
 		NumRegs:      29,
@@ -2824,7 +3182,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 264,
 	}
-	// stencilOkFunc is PTX kernel stencil_ok (testdata/sanitizer/bugs.clang.ptx:849).
+	// stencilOkFunc is PTX kernel stencil_ok (testdata/sanitizer/bugs.clang.ptx:853).
 	stencilOkFunc = &runtime.Func{
 		Exit:   21,
 		Index:  7,
@@ -2851,7 +3209,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:849",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:853",
 		Name:         "stencil_ok",
 		NumPreds:     6,
 		NumRegs:      29,
@@ -2859,7 +3217,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 264,
 	}
-	// scaleFunc is PTX kernel scale (testdata/sanitizer/bugs.clang.ptx:969).
+	// scaleFunc is PTX kernel scale (testdata/sanitizer/bugs.clang.ptx:973).
 	scaleFunc = &runtime.Func{
 		Exit:   10,
 		Index:  8,
@@ -2892,14 +3250,14 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 24,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:969",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:973",
 		Name:         "scale",
 		NumPreds:     1,
 		NumRegs:      15,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
-	// sharedUninitFunc is PTX kernel shared_uninit (testdata/sanitizer/bugs.clang.ptx:1025).
+	// sharedUninitFunc is PTX kernel shared_uninit (testdata/sanitizer/bugs.clang.ptx:1029).
 	sharedUninitFunc = &runtime.Func{
 		Exit:   7,
 		Index:  9,
@@ -2920,7 +3278,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1025",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1029",
 		Name:         "shared_uninit",
 		NumPreds:     0,
 		NumRegs:      14,
@@ -2928,7 +3286,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 260,
 	}
-	// sharedInitFunc is PTX kernel shared_init (testdata/sanitizer/bugs.clang.ptx:1073).
+	// sharedInitFunc is PTX kernel shared_init (testdata/sanitizer/bugs.clang.ptx:1077).
 	sharedInitFunc = &runtime.Func{
 		Exit:   9,
 		Index:  10,
@@ -2949,7 +3307,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1073",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1077",
 		Name:         "shared_init",
 		NumPreds:     1,
 		NumRegs:      17,
@@ -2957,9 +3315,9 @@ var (
 		StackBytes:   0,
 		StaticShared: 260,
 	}
-	// syncInIfFunc is PTX kernel sync_in_if (testdata/sanitizer/bugs.clang.ptx:1134).
+	// syncInIfFunc is PTX kernel sync_in_if (testdata/sanitizer/bugs.clang.ptx:1138).
 	syncInIfFunc = &runtime.Func{
-		Exit:   8,
+		Exit:   10,
 		Index:  11,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -2971,17 +3329,17 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1134",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1138",
 		Name:         "sync_in_if",
 		NumPreds:     1,
-		NumRegs:      13,
+		NumRegs:      15,
 		Sig:          "()(.param 8)",
 		StackBytes:   0,
 		StaticShared: 128,
 	}
-	// syncOutsideIfFunc is PTX kernel sync_outside_if (testdata/sanitizer/bugs.clang.ptx:1184).
+	// syncOutsideIfFunc is PTX kernel sync_outside_if (testdata/sanitizer/bugs.clang.ptx:1197).
 	syncOutsideIfFunc = &runtime.Func{
-		Exit:   11,
+		Exit:   12,
 		Index:  12,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -2993,7 +3351,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1184",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1197",
 		Name:         "sync_outside_if",
 		NumPreds:     1,
 		NumRegs:      13,
@@ -3001,7 +3359,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 128,
 	}
-	// shflBadMaskFunc is PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.clang.ptx:1239).
+	// shflBadMaskFunc is PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.clang.ptx:1256).
 	shflBadMaskFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   7,
@@ -3025,7 +3383,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1239",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1256",
 		Name:         "shfl_bad_mask",
 		NumPreds:     1,
 		NumRegs:      10,
@@ -3033,7 +3391,7 @@ var (
 		StackBytes:   0,
 		ZeroRegs:     []int32{5},
 	}
-	// shflGoodMaskFunc is PTX kernel shfl_good_mask (testdata/sanitizer/bugs.clang.ptx:1281).
+	// shflGoodMaskFunc is PTX kernel shfl_good_mask (testdata/sanitizer/bugs.clang.ptx:1298).
 	shflGoodMaskFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   7,
@@ -3057,7 +3415,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.clang.ptx:1281",
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1298",
 		Name:         "shfl_good_mask",
 		NumPreds:     1,
 		NumRegs:      10,
@@ -3065,97 +3423,141 @@ var (
 		StackBytes:   0,
 		ZeroRegs:     []int32{5},
 	}
+	// flagNofenceFunc is PTX kernel flag_nofence (testdata/sanitizer/bugs.clang.ptx:1340).
+	flagNofenceFunc = &runtime.Func{
+		Exit:   17,
+		Index:  15,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "flag_nofence_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1340",
+		Name:         "flag_nofence",
+		NumPreds:     3,
+		NumRegs:      10,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+		StaticShared: 8,
+	}
+	// flagFenceFunc is PTX kernel flag_fence (testdata/sanitizer/bugs.clang.ptx:1415).
+	flagFenceFunc = &runtime.Func{
+		Exit:   19,
+		Index:  16,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "flag_fence_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/sanitizer/bugs.clang.ptx:1415",
+		Name:         "flag_fence",
+		NumPreds:     3,
+		NumRegs:      10,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+		StaticShared: 8,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{reduceMissingSyncFunc, reduceOkFunc, warpReduceNosyncFunc, warpReduceSyncFunc, histogramPlainFunc, histogramAtomicFunc, stencilEarlyFunc, stencilOkFunc, scaleFunc, sharedUninitFunc, sharedInitFunc, syncInIfFunc, syncOutsideIfFunc, shflBadMaskFunc, shflGoodMaskFunc}
+	Module.Funcs = []*runtime.Func{reduceMissingSyncFunc, reduceOkFunc, warpReduceNosyncFunc, warpReduceSyncFunc, histogramPlainFunc, histogramAtomicFunc, stencilEarlyFunc, stencilOkFunc, scaleFunc, sharedUninitFunc, sharedInitFunc, syncInIfFunc, syncOutsideIfFunc, shflBadMaskFunc, shflGoodMaskFunc, flagNofenceFunc, flagFenceFunc}
 	reduceMissingSyncFunc.Blocks = make([]runtime.Block, 28)
-	// b0, PTX line 27
+	// b0, PTX line 31
 	reduceMissingSyncFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:32",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:36",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin0), PTX lines 37-38
+	// b1 ($L__func_begin0), PTX lines 41-42
 	reduceMissingSyncFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:37",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:41",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  37,
+				Line:  41,
 			}, {
 				Count: 1,
-				Line:  38,
+				Line:  42,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:39",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:43",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp0), PTX lines 41-41
+	// b2 ($L__tmp0), PTX lines 45-45
 	reduceMissingSyncFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:41",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:45",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  41,
+				Line:  45,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:42",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:46",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp1), PTX lines 44-44
+	// b3 ($L__tmp1), PTX lines 48-48
 	reduceMissingSyncFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:44",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:48",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  44,
+				Line:  48,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:45",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:49",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp2), PTX lines 47-61; divergent, reconverges at block 5 (b5 ($L__BB0_2))
+	// b4 ($L__tmp2), PTX lines 51-65; divergent, reconverges at block 5 (b5 ($L__BB0_2))
 	reduceMissingSyncFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:47",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:51",
 		PTXInstrs: 11,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3163,16 +3565,7 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  47,
-			}, {
-				Count: 1,
-				Line:  49,
-			}, {
-				Count: 1,
 				Line:  51,
-			}, {
-				Count: 1,
-				Line:  52,
 			}, {
 				Count: 1,
 				Line:  53,
@@ -3190,254 +3583,212 @@ func init() {
 				Line:  59,
 			}, {
 				Count: 1,
+				Line:  60,
+			}, {
+				Count: 1,
 				Line:  61,
 			}, {
 				Count: 1,
 				Line:  63,
+			}, {
+				Count: 1,
+				Line:  65,
+			}, {
+				Count: 1,
+				Line:  67,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:63",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:67",
 			Pred:   0,
 			Reconv: 5,
 			Succ:   5,
 		},
 	}
-	// b5 ($L__BB0_2), PTX line 70; bar.sync at line 72
+	// b5 ($L__BB0_2), PTX line 74; bar.sync at line 76
 	reduceMissingSyncFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:72",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:76",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  72,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:72",
-			Reconv: -1,
-			Succ:   6,
-		},
-	}
-	// b5 ($L__BB0_2), PTX lines 74-74; divergent, reconverges at block 7 (b6 ($L__BB0_4))
-	reduceMissingSyncFunc.Blocks[6] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 6, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:74",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  74,
-			}, {
 				Count: 1,
 				Line:  76,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:76",
+			Reconv: -1,
+			Succ:   6,
+		},
+	}
+	// b5 ($L__BB0_2), PTX lines 78-78; divergent, reconverges at block 7 (b6 ($L__BB0_4))
+	reduceMissingSyncFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:78",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  78,
+			}, {
+				Count: 1,
+				Line:  80,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:76",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:80",
 			Pred:   1,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b6 ($L__BB0_4), PTX line 84; bar.sync at line 86
+	// b6 ($L__BB0_4), PTX line 88; bar.sync at line 90
 	reduceMissingSyncFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:86",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:90",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  86,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:86",
-			Reconv: -1,
-			Succ:   8,
-		},
-	}
-	// b6 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 9 (b7 ($L__BB0_6))
-	reduceMissingSyncFunc.Blocks[8] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 8, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:88",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  88,
-			}, {
 				Count: 1,
 				Line:  90,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:90",
+			Reconv: -1,
+			Succ:   8,
+		},
+	}
+	// b6 ($L__BB0_4), PTX lines 92-92; divergent, reconverges at block 9 (b7 ($L__BB0_6))
+	reduceMissingSyncFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:92",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  94,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:90",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:94",
 			Pred:   2,
 			Reconv: 9,
 			Succ:   9,
 		},
 	}
-	// b7 ($L__BB0_6), PTX line 98; bar.sync at line 100
+	// b7 ($L__BB0_6), PTX line 102; bar.sync at line 104
 	reduceMissingSyncFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:100",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:104",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  100,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:100",
-			Reconv: -1,
-			Succ:   10,
-		},
-	}
-	// b7 ($L__BB0_6), PTX lines 102-102; divergent, reconverges at block 11 (b8 ($L__BB0_8))
-	reduceMissingSyncFunc.Blocks[10] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 10, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:102",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  102,
-			}, {
 				Count: 1,
 				Line:  104,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:104",
+			Reconv: -1,
+			Succ:   10,
+		},
+	}
+	// b7 ($L__BB0_6), PTX lines 106-106; divergent, reconverges at block 11 (b8 ($L__BB0_8))
+	reduceMissingSyncFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:106",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  108,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:104",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:108",
 			Pred:   3,
 			Reconv: 11,
 			Succ:   11,
 		},
 	}
-	// b8 ($L__BB0_8), PTX line 112; bar.sync at line 114
+	// b8 ($L__BB0_8), PTX line 116; bar.sync at line 118
 	reduceMissingSyncFunc.Blocks[11] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:114",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:118",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  114,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:114",
-			Reconv: -1,
-			Succ:   12,
-		},
-	}
-	// b8 ($L__BB0_8), PTX lines 116-116; divergent, reconverges at block 13 (b9 ($L__BB0_10))
-	reduceMissingSyncFunc.Blocks[12] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 12, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:116",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  116,
-			}, {
 				Count: 1,
 				Line:  118,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    24,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:118",
-			Pred:   4,
-			Reconv: 13,
-			Succ:   13,
-		},
-	}
-	// b9 ($L__BB0_10), PTX line 126; bar.sync at line 128
-	reduceMissingSyncFunc.Blocks[13] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:128",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  128,
-			}},
-		},
-		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:128",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:118",
 			Reconv: -1,
-			Succ:   14,
+			Succ:   12,
 		},
 	}
-	// b9 ($L__BB0_10), PTX lines 130-130; divergent, reconverges at block 15 (b10 ($L__BB0_12))
-	reduceMissingSyncFunc.Blocks[14] = runtime.Block{
+	// b8 ($L__BB0_8), PTX lines 120-120; divergent, reconverges at block 13 (b9 ($L__BB0_10))
+	reduceMissingSyncFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 14, m, -1, 0)
+			reduceMissingSyncRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:130",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:120",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3445,30 +3796,30 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  130,
+				Line:  120,
 			}, {
 				Count: 1,
-				Line:  132,
+				Line:  122,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    25,
+			Alt:    24,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:132",
-			Pred:   5,
-			Reconv: 15,
-			Succ:   15,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:122",
+			Pred:   4,
+			Reconv: 13,
+			Succ:   13,
 		},
 	}
-	// b10 ($L__BB0_12), PTX line 140; bar.sync at line 142
-	reduceMissingSyncFunc.Blocks[15] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:142",
+	// b9 ($L__BB0_10), PTX line 130; bar.sync at line 132
+	reduceMissingSyncFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:132",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  142,
+				Line:  132,
 			}},
 		},
 		Term: runtime.Term{
@@ -3478,14 +3829,65 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:142",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:132",
+			Reconv: -1,
+			Succ:   14,
+		},
+	}
+	// b9 ($L__BB0_10), PTX lines 134-134; divergent, reconverges at block 15 (b10 ($L__BB0_12))
+	reduceMissingSyncFunc.Blocks[14] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 14, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:134",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  134,
+			}, {
+				Count: 1,
+				Line:  136,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    25,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:136",
+			Pred:   5,
+			Reconv: 15,
+			Succ:   15,
+		},
+	}
+	// b10 ($L__BB0_12), PTX line 144; bar.sync at line 146
+	reduceMissingSyncFunc.Blocks[15] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:146",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  146,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:146",
 			Reconv: -1,
 			Succ:   16,
 		},
 	}
-	// b10 ($L__BB0_12), PTX line 140; divergent, reconverges at block 17 (b11 ($L__BB0_14))
+	// b10 ($L__BB0_12), PTX line 144; divergent, reconverges at block 17 (b11 ($L__BB0_14))
 	reduceMissingSyncFunc.Blocks[16] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:144",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:148",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3493,50 +3895,20 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  144,
+				Line:  148,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    26,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:144",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:148",
 			Pred:   5,
 			Reconv: 17,
 			Succ:   17,
 		},
 	}
-	// b11 ($L__BB0_14), PTX line 155; ret
+	// b11 ($L__BB0_14), PTX line 159; ret
 	reduceMissingSyncFunc.Blocks[17] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:157",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  157,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:157",
-			Reconv:  -1,
-			Succ:    27,
-			Uniform: true,
-		},
-	}
-	// b12 ($L__tmp3), PTX line 158
-	reduceMissingSyncFunc.Blocks[18] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:159",
-			Reconv:  -1,
-			Succ:    19,
-			Uniform: true,
-		},
-	}
-	// b13 ($L__func_end0), PTX line 159; ret
-	reduceMissingSyncFunc.Blocks[19] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:161",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -3554,221 +3926,251 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 66-69
+	// b12 ($L__tmp3), PTX line 162
+	reduceMissingSyncFunc.Blocks[18] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:163",
+			Reconv:  -1,
+			Succ:    19,
+			Uniform: true,
+		},
+	}
+	// b13 ($L__func_end0), PTX line 163; ret
+	reduceMissingSyncFunc.Blocks[19] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:165",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  165,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:165",
+			Reconv:  -1,
+			Succ:    27,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 70-73
 	reduceMissingSyncFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:66",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:70",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  66,
+				Line:  70,
 			}, {
 				Count: 1,
-				Line:  68,
+				Line:  72,
 			}, {
 				Count: 1,
-				Line:  69,
+				Line:  73,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:70",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:74",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 79-83
+	// b15, PTX lines 83-87
 	reduceMissingSyncFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:79",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:83",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  79,
-			}, {
-				Count: 1,
-				Line:  81,
-			}, {
-				Count: 1,
-				Line:  82,
-			}, {
-				Count: 1,
 				Line:  83,
+			}, {
+				Count: 1,
+				Line:  85,
+			}, {
+				Count: 1,
+				Line:  86,
+			}, {
+				Count: 1,
+				Line:  87,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:84",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:88",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b16, PTX lines 93-97
+	// b16, PTX lines 97-101
 	reduceMissingSyncFunc.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:93",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:97",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  93,
-			}, {
-				Count: 1,
-				Line:  95,
-			}, {
-				Count: 1,
-				Line:  96,
-			}, {
-				Count: 1,
 				Line:  97,
+			}, {
+				Count: 1,
+				Line:  99,
+			}, {
+				Count: 1,
+				Line:  100,
+			}, {
+				Count: 1,
+				Line:  101,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:98",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:102",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b17, PTX lines 107-111
+	// b17, PTX lines 111-115
 	reduceMissingSyncFunc.Blocks[23] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 23, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:107",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:111",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  107,
-			}, {
-				Count: 1,
-				Line:  109,
-			}, {
-				Count: 1,
-				Line:  110,
-			}, {
-				Count: 1,
 				Line:  111,
+			}, {
+				Count: 1,
+				Line:  113,
+			}, {
+				Count: 1,
+				Line:  114,
+			}, {
+				Count: 1,
+				Line:  115,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:112",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:116",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 121-125
+	// b18, PTX lines 125-129
 	reduceMissingSyncFunc.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:121",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:125",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  121,
-			}, {
-				Count: 1,
-				Line:  123,
-			}, {
-				Count: 1,
-				Line:  124,
-			}, {
-				Count: 1,
 				Line:  125,
+			}, {
+				Count: 1,
+				Line:  127,
+			}, {
+				Count: 1,
+				Line:  128,
+			}, {
+				Count: 1,
+				Line:  129,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:126",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:130",
 			Reconv:  -1,
 			Succ:    13,
 			Uniform: true,
 		},
 	}
-	// b19, PTX lines 135-139
+	// b19, PTX lines 139-143
 	reduceMissingSyncFunc.Blocks[25] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 25, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:135",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:139",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  135,
-			}, {
-				Count: 1,
-				Line:  137,
-			}, {
-				Count: 1,
-				Line:  138,
-			}, {
-				Count: 1,
 				Line:  139,
+			}, {
+				Count: 1,
+				Line:  141,
+			}, {
+				Count: 1,
+				Line:  142,
+			}, {
+				Count: 1,
+				Line:  143,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:140",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:144",
 			Reconv:  -1,
 			Succ:    15,
 			Uniform: true,
 		},
 	}
-	// b20, PTX lines 147-154
+	// b20, PTX lines 151-158
 	reduceMissingSyncFunc.Blocks[26] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 26, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:147",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:151",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  147,
-			}, {
-				Count: 1,
-				Line:  148,
-			}, {
-				Count: 1,
-				Line:  149,
-			}, {
-				Count: 1,
-				Line:  150,
+				Line:  151,
 			}, {
 				Count: 1,
 				Line:  152,
 			}, {
 				Count: 1,
+				Line:  153,
+			}, {
+				Count: 1,
 				Line:  154,
+			}, {
+				Count: 1,
+				Line:  156,
+			}, {
+				Count: 1,
+				Line:  158,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:155",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:159",
 			Reconv:  -1,
 			Succ:    17,
 			Uniform: true,
@@ -3781,107 +4183,98 @@ func init() {
 	}}
 	reduceMissingSyncFunc.Run = reduceMissingSyncRun
 	reduceOkFunc.Blocks = make([]runtime.Block, 29)
-	// b0, PTX line 167
+	// b0, PTX line 171
 	reduceOkFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:172",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:176",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin1), PTX lines 177-178
+	// b1 ($L__func_begin1), PTX lines 181-182
 	reduceOkFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:177",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:181",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  177,
+				Line:  181,
 			}, {
 				Count: 1,
-				Line:  178,
+				Line:  182,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:179",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:183",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp4), PTX lines 181-181
+	// b2 ($L__tmp4), PTX lines 185-185
 	reduceOkFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:181",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:185",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  181,
+				Line:  185,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:182",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:186",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp5), PTX lines 184-184
+	// b3 ($L__tmp5), PTX lines 188-188
 	reduceOkFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:184",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:188",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  184,
+				Line:  188,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:185",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:189",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp6), PTX lines 187-199; bar.sync at line 201
+	// b4 ($L__tmp6), PTX lines 191-203; bar.sync at line 205
 	reduceOkFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:187",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:191",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  187,
-			}, {
-				Count: 1,
-				Line:  189,
-			}, {
-				Count: 1,
 				Line:  191,
-			}, {
-				Count: 1,
-				Line:  192,
 			}, {
 				Count: 1,
 				Line:  193,
@@ -3899,33 +4292,11 @@ func init() {
 				Line:  199,
 			}, {
 				Count: 1,
+				Line:  200,
+			}, {
+				Count: 1,
 				Line:  201,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:201",
-			Reconv: -1,
-			Succ:   5,
-		},
-	}
-	// b4 ($L__tmp6), PTX lines 203-203; divergent, reconverges at block 6 (b5 ($L__BB1_2))
-	reduceOkFunc.Blocks[5] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 5, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:203",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
 				Count: 1,
 				Line:  203,
 			}, {
@@ -3934,247 +4305,227 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:205",
+			Reconv: -1,
+			Succ:   5,
+		},
+	}
+	// b4 ($L__tmp6), PTX lines 207-207; divergent, reconverges at block 6 (b5 ($L__BB1_2))
+	reduceOkFunc.Blocks[5] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 5, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:207",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  209,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    21,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:205",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:209",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b5 ($L__BB1_2), PTX line 213; bar.sync at line 215
+	// b5 ($L__BB1_2), PTX line 217; bar.sync at line 219
 	reduceOkFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:215",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:219",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  215,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:215",
-			Reconv: -1,
-			Succ:   7,
-		},
-	}
-	// b5 ($L__BB1_2), PTX lines 217-217; divergent, reconverges at block 8 (b6 ($L__BB1_4))
-	reduceOkFunc.Blocks[7] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 7, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:217",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  217,
-			}, {
 				Count: 1,
 				Line:  219,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:219",
+			Reconv: -1,
+			Succ:   7,
+		},
+	}
+	// b5 ($L__BB1_2), PTX lines 221-221; divergent, reconverges at block 8 (b6 ($L__BB1_4))
+	reduceOkFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:221",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  223,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    22,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:219",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:223",
 			Pred:   1,
 			Reconv: 8,
 			Succ:   8,
 		},
 	}
-	// b6 ($L__BB1_4), PTX line 227; bar.sync at line 229
+	// b6 ($L__BB1_4), PTX line 231; bar.sync at line 233
 	reduceOkFunc.Blocks[8] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:229",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:233",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  229,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:229",
-			Reconv: -1,
-			Succ:   9,
-		},
-	}
-	// b6 ($L__BB1_4), PTX lines 231-231; divergent, reconverges at block 10 (b7 ($L__BB1_6))
-	reduceOkFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:231",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  231,
-			}, {
 				Count: 1,
 				Line:  233,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:233",
+			Reconv: -1,
+			Succ:   9,
+		},
+	}
+	// b6 ($L__BB1_4), PTX lines 235-235; divergent, reconverges at block 10 (b7 ($L__BB1_6))
+	reduceOkFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:235",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  237,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    23,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:233",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:237",
 			Pred:   2,
 			Reconv: 10,
 			Succ:   10,
 		},
 	}
-	// b7 ($L__BB1_6), PTX line 241; bar.sync at line 243
+	// b7 ($L__BB1_6), PTX line 245; bar.sync at line 247
 	reduceOkFunc.Blocks[10] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:243",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:247",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  243,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:243",
-			Reconv: -1,
-			Succ:   11,
-		},
-	}
-	// b7 ($L__BB1_6), PTX lines 245-245; divergent, reconverges at block 12 (b8 ($L__BB1_8))
-	reduceOkFunc.Blocks[11] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 11, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:245",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  245,
-			}, {
 				Count: 1,
 				Line:  247,
 			}},
 		},
 		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:247",
+			Reconv: -1,
+			Succ:   11,
+		},
+	}
+	// b7 ($L__BB1_6), PTX lines 249-249; divergent, reconverges at block 12 (b8 ($L__BB1_8))
+	reduceOkFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:249",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  249,
+			}, {
+				Count: 1,
+				Line:  251,
+			}},
+		},
+		Term: runtime.Term{
 			Alt:    24,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:247",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:251",
 			Pred:   3,
 			Reconv: 12,
 			Succ:   12,
 		},
 	}
-	// b8 ($L__BB1_8), PTX line 255; bar.sync at line 257
+	// b8 ($L__BB1_8), PTX line 259; bar.sync at line 261
 	reduceOkFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:257",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:261",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  257,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:257",
-			Reconv: -1,
-			Succ:   13,
-		},
-	}
-	// b8 ($L__BB1_8), PTX lines 259-259; divergent, reconverges at block 14 (b9 ($L__BB1_10))
-	reduceOkFunc.Blocks[13] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 13, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:259",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  259,
-			}, {
 				Count: 1,
 				Line:  261,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    25,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:261",
-			Pred:   4,
-			Reconv: 14,
-			Succ:   14,
-		},
-	}
-	// b9 ($L__BB1_10), PTX line 269; bar.sync at line 271
-	reduceOkFunc.Blocks[14] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:271",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  271,
-			}},
-		},
-		Term: runtime.Term{
 			Barrier: &runtime.Barrier{
 				Count: -1,
 				Fixed: true,
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:271",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:261",
 			Reconv: -1,
-			Succ:   15,
+			Succ:   13,
 		},
 	}
-	// b9 ($L__BB1_10), PTX lines 273-273; divergent, reconverges at block 16 (b10 ($L__BB1_12))
-	reduceOkFunc.Blocks[15] = runtime.Block{
+	// b8 ($L__BB1_8), PTX lines 263-263; divergent, reconverges at block 14 (b9 ($L__BB1_10))
+	reduceOkFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 15, m, -1, 0)
+			reduceOkRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:273",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:263",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -4182,30 +4533,30 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  273,
+				Line:  263,
 			}, {
 				Count: 1,
-				Line:  275,
+				Line:  265,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    26,
+			Alt:    25,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:275",
-			Pred:   5,
-			Reconv: 16,
-			Succ:   16,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:265",
+			Pred:   4,
+			Reconv: 14,
+			Succ:   14,
 		},
 	}
-	// b10 ($L__BB1_12), PTX line 283; bar.sync at line 285
-	reduceOkFunc.Blocks[16] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:285",
+	// b9 ($L__BB1_10), PTX line 273; bar.sync at line 275
+	reduceOkFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:275",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  285,
+				Line:  275,
 			}},
 		},
 		Term: runtime.Term{
@@ -4215,14 +4566,65 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:285",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:275",
+			Reconv: -1,
+			Succ:   15,
+		},
+	}
+	// b9 ($L__BB1_10), PTX lines 277-277; divergent, reconverges at block 16 (b10 ($L__BB1_12))
+	reduceOkFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:277",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  277,
+			}, {
+				Count: 1,
+				Line:  279,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    26,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:279",
+			Pred:   5,
+			Reconv: 16,
+			Succ:   16,
+		},
+	}
+	// b10 ($L__BB1_12), PTX line 287; bar.sync at line 289
+	reduceOkFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:289",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  289,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:289",
 			Reconv: -1,
 			Succ:   17,
 		},
 	}
-	// b10 ($L__BB1_12), PTX line 283; divergent, reconverges at block 18 (b11 ($L__BB1_14))
+	// b10 ($L__BB1_12), PTX line 287; divergent, reconverges at block 18 (b11 ($L__BB1_14))
 	reduceOkFunc.Blocks[17] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:287",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:291",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -4230,50 +4632,20 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  287,
+				Line:  291,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    27,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:287",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:291",
 			Pred:   5,
 			Reconv: 18,
 			Succ:   18,
 		},
 	}
-	// b11 ($L__BB1_14), PTX line 298; ret
+	// b11 ($L__BB1_14), PTX line 302; ret
 	reduceOkFunc.Blocks[18] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:300",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  300,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:300",
-			Reconv:  -1,
-			Succ:    28,
-			Uniform: true,
-		},
-	}
-	// b12 ($L__tmp7), PTX line 301
-	reduceOkFunc.Blocks[19] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:302",
-			Reconv:  -1,
-			Succ:    20,
-			Uniform: true,
-		},
-	}
-	// b13 ($L__func_end1), PTX line 302; ret
-	reduceOkFunc.Blocks[20] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:304",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -4291,224 +4663,254 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 208-212
+	// b12 ($L__tmp7), PTX line 305
+	reduceOkFunc.Blocks[19] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:306",
+			Reconv:  -1,
+			Succ:    20,
+			Uniform: true,
+		},
+	}
+	// b13 ($L__func_end1), PTX line 306; ret
+	reduceOkFunc.Blocks[20] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:308",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  308,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:308",
+			Reconv:  -1,
+			Succ:    28,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 212-216
 	reduceOkFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:208",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:212",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  208,
-			}, {
-				Count: 1,
-				Line:  210,
-			}, {
-				Count: 1,
-				Line:  211,
-			}, {
-				Count: 1,
 				Line:  212,
+			}, {
+				Count: 1,
+				Line:  214,
+			}, {
+				Count: 1,
+				Line:  215,
+			}, {
+				Count: 1,
+				Line:  216,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:213",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:217",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 222-226
+	// b15, PTX lines 226-230
 	reduceOkFunc.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:222",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:226",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  222,
-			}, {
-				Count: 1,
-				Line:  224,
-			}, {
-				Count: 1,
-				Line:  225,
-			}, {
-				Count: 1,
 				Line:  226,
+			}, {
+				Count: 1,
+				Line:  228,
+			}, {
+				Count: 1,
+				Line:  229,
+			}, {
+				Count: 1,
+				Line:  230,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:227",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:231",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b16, PTX lines 236-240
+	// b16, PTX lines 240-244
 	reduceOkFunc.Blocks[23] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 23, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:236",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:240",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  236,
-			}, {
-				Count: 1,
-				Line:  238,
-			}, {
-				Count: 1,
-				Line:  239,
-			}, {
-				Count: 1,
 				Line:  240,
+			}, {
+				Count: 1,
+				Line:  242,
+			}, {
+				Count: 1,
+				Line:  243,
+			}, {
+				Count: 1,
+				Line:  244,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:241",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:245",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b17, PTX lines 250-254
+	// b17, PTX lines 254-258
 	reduceOkFunc.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:250",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:254",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  250,
-			}, {
-				Count: 1,
-				Line:  252,
-			}, {
-				Count: 1,
-				Line:  253,
-			}, {
-				Count: 1,
 				Line:  254,
+			}, {
+				Count: 1,
+				Line:  256,
+			}, {
+				Count: 1,
+				Line:  257,
+			}, {
+				Count: 1,
+				Line:  258,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:255",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:259",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 264-268
+	// b18, PTX lines 268-272
 	reduceOkFunc.Blocks[25] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 25, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:264",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:268",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  264,
-			}, {
-				Count: 1,
-				Line:  266,
-			}, {
-				Count: 1,
-				Line:  267,
-			}, {
-				Count: 1,
 				Line:  268,
+			}, {
+				Count: 1,
+				Line:  270,
+			}, {
+				Count: 1,
+				Line:  271,
+			}, {
+				Count: 1,
+				Line:  272,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:269",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:273",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b19, PTX lines 278-282
+	// b19, PTX lines 282-286
 	reduceOkFunc.Blocks[26] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 26, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:278",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:282",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  278,
-			}, {
-				Count: 1,
-				Line:  280,
-			}, {
-				Count: 1,
-				Line:  281,
-			}, {
-				Count: 1,
 				Line:  282,
+			}, {
+				Count: 1,
+				Line:  284,
+			}, {
+				Count: 1,
+				Line:  285,
+			}, {
+				Count: 1,
+				Line:  286,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:283",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:287",
 			Reconv:  -1,
 			Succ:    16,
 			Uniform: true,
 		},
 	}
-	// b20, PTX lines 290-297
+	// b20, PTX lines 294-301
 	reduceOkFunc.Blocks[27] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 27, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:290",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:294",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  290,
-			}, {
-				Count: 1,
-				Line:  291,
-			}, {
-				Count: 1,
-				Line:  292,
-			}, {
-				Count: 1,
-				Line:  293,
+				Line:  294,
 			}, {
 				Count: 1,
 				Line:  295,
 			}, {
 				Count: 1,
+				Line:  296,
+			}, {
+				Count: 1,
 				Line:  297,
+			}, {
+				Count: 1,
+				Line:  299,
+			}, {
+				Count: 1,
+				Line:  301,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:298",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:302",
 			Reconv:  -1,
 			Succ:    18,
 			Uniform: true,
@@ -4521,85 +4923,76 @@ func init() {
 	}}
 	reduceOkFunc.Run = reduceOkRun
 	warpReduceNosyncFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX line 310
+	// b0, PTX line 314
 	warpReduceNosyncFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:314",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:318",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin2), PTX lines 319-320
+	// b1 ($L__func_begin2), PTX lines 323-324
 	warpReduceNosyncFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:319",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:323",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  319,
+				Line:  323,
 			}, {
 				Count: 1,
-				Line:  320,
+				Line:  324,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:321",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:325",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp8), PTX lines 323-323
+	// b2 ($L__tmp8), PTX lines 327-327
 	warpReduceNosyncFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:323",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:327",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  323,
+				Line:  327,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:324",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:328",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp9), PTX lines 326-334; bar.sync at line 336
+	// b3 ($L__tmp9), PTX lines 330-338; bar.sync at line 340
 	warpReduceNosyncFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:326",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:330",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  326,
-			}, {
-				Count: 1,
-				Line:  327,
-			}, {
-				Count: 1,
-				Line:  328,
-			}, {
-				Count: 1,
-				Line:  329,
+				Line:  330,
 			}, {
 				Count: 1,
 				Line:  331,
@@ -4608,10 +5001,19 @@ func init() {
 				Line:  332,
 			}, {
 				Count: 1,
-				Line:  334,
+				Line:  333,
+			}, {
+				Count: 1,
+				Line:  335,
 			}, {
 				Count: 1,
 				Line:  336,
+			}, {
+				Count: 1,
+				Line:  338,
+			}, {
+				Count: 1,
+				Line:  340,
 			}},
 		},
 		Term: runtime.Term{
@@ -4621,17 +5023,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:336",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:340",
 			Reconv: -1,
 			Succ:   4,
 		},
 	}
-	// b3 ($L__tmp9), PTX lines 338-338; divergent, reconverges at block 5 (b4 ($L__BB2_2))
+	// b3 ($L__tmp9), PTX lines 342-342; divergent, reconverges at block 5 (b4 ($L__BB2_2))
 	warpReduceNosyncFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:338",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:342",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -4639,27 +5041,27 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  338,
+				Line:  342,
 			}, {
 				Count: 1,
-				Line:  340,
+				Line:  344,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:340",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:344",
 			Pred:   0,
 			Reconv: 5,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB2_2), PTX lines 382-384; divergent, reconverges at block 6 (b5 ($L__BB2_4))
+	// b4 ($L__BB2_2), PTX lines 386-388; divergent, reconverges at block 6 (b5 ($L__BB2_4))
 	warpReduceNosyncFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:382",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:386",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -4667,56 +5069,26 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  382,
-			}, {
-				Count: 1,
-				Line:  384,
-			}, {
-				Count: 1,
 				Line:  386,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  390,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:386",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:390",
 			Pred:   1,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b5 ($L__BB2_4), PTX line 395; ret
+	// b5 ($L__BB2_4), PTX line 399; ret
 	warpReduceNosyncFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:397",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  397,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:397",
-			Reconv:  -1,
-			Succ:    11,
-			Uniform: true,
-		},
-	}
-	// b6 ($L__tmp10), PTX line 398
-	warpReduceNosyncFunc.Blocks[7] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:399",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
-		},
-	}
-	// b7 ($L__func_end2), PTX line 399; ret
-	warpReduceNosyncFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:401",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -4734,25 +5106,46 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b8, PTX lines 343-379
-	warpReduceNosyncFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			warpReduceNosyncRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:343",
-		PTXInstrs: 26,
+	// b6 ($L__tmp10), PTX line 402
+	warpReduceNosyncFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:403",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b7 ($L__func_end2), PTX line 403; ret
+	warpReduceNosyncFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:405",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  343,
-			}, {
-				Count: 1,
-				Line:  344,
-			}, {
-				Count: 1,
-				Line:  345,
-			}, {
+				Line:  405,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:405",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 347-383
+	warpReduceNosyncFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceNosyncRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:347",
+		PTXInstrs: 26,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  347,
 			}, {
@@ -4766,10 +5159,10 @@ func init() {
 				Line:  351,
 			}, {
 				Count: 1,
-				Line:  353,
+				Line:  352,
 			}, {
 				Count: 1,
-				Line:  354,
+				Line:  353,
 			}, {
 				Count: 1,
 				Line:  355,
@@ -4778,10 +5171,10 @@ func init() {
 				Line:  357,
 			}, {
 				Count: 1,
-				Line:  359,
+				Line:  358,
 			}, {
 				Count: 1,
-				Line:  360,
+				Line:  359,
 			}, {
 				Count: 1,
 				Line:  361,
@@ -4790,10 +5183,10 @@ func init() {
 				Line:  363,
 			}, {
 				Count: 1,
-				Line:  365,
+				Line:  364,
 			}, {
 				Count: 1,
-				Line:  366,
+				Line:  365,
 			}, {
 				Count: 1,
 				Line:  367,
@@ -4802,10 +5195,10 @@ func init() {
 				Line:  369,
 			}, {
 				Count: 1,
-				Line:  371,
+				Line:  370,
 			}, {
 				Count: 1,
-				Line:  372,
+				Line:  371,
 			}, {
 				Count: 1,
 				Line:  373,
@@ -4814,49 +5207,58 @@ func init() {
 				Line:  375,
 			}, {
 				Count: 1,
+				Line:  376,
+			}, {
+				Count: 1,
 				Line:  377,
 			}, {
 				Count: 1,
-				Line:  378,
+				Line:  379,
 			}, {
 				Count: 1,
-				Line:  379,
+				Line:  381,
+			}, {
+				Count: 1,
+				Line:  382,
+			}, {
+				Count: 1,
+				Line:  383,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:380",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:384",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b9, PTX lines 389-394
+	// b9, PTX lines 393-398
 	warpReduceNosyncFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:389",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:393",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  389,
-			}, {
-				Count: 1,
-				Line:  390,
-			}, {
-				Count: 1,
-				Line:  392,
+				Line:  393,
 			}, {
 				Count: 1,
 				Line:  394,
+			}, {
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  398,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:395",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:399",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
@@ -4869,85 +5271,76 @@ func init() {
 	}}
 	warpReduceNosyncFunc.Run = warpReduceNosyncRun
 	warpReduceSyncFunc.Blocks = make([]runtime.Block, 45)
-	// b0, PTX line 407
+	// b0, PTX line 411
 	warpReduceSyncFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:411",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:415",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin3), PTX lines 416-417
+	// b1 ($L__func_begin3), PTX lines 420-421
 	warpReduceSyncFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:416",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:420",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  416,
+				Line:  420,
 			}, {
 				Count: 1,
-				Line:  417,
+				Line:  421,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:418",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:422",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp11), PTX lines 420-420
+	// b2 ($L__tmp11), PTX lines 424-424
 	warpReduceSyncFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:420",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:424",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  420,
+				Line:  424,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:421",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:425",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp12), PTX lines 423-431; bar.sync at line 433
+	// b3 ($L__tmp12), PTX lines 427-435; bar.sync at line 437
 	warpReduceSyncFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:423",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:427",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  423,
-			}, {
-				Count: 1,
-				Line:  424,
-			}, {
-				Count: 1,
-				Line:  425,
-			}, {
-				Count: 1,
-				Line:  426,
+				Line:  427,
 			}, {
 				Count: 1,
 				Line:  428,
@@ -4956,10 +5349,19 @@ func init() {
 				Line:  429,
 			}, {
 				Count: 1,
-				Line:  431,
+				Line:  430,
+			}, {
+				Count: 1,
+				Line:  432,
 			}, {
 				Count: 1,
 				Line:  433,
+			}, {
+				Count: 1,
+				Line:  435,
+			}, {
+				Count: 1,
+				Line:  437,
 			}},
 		},
 		Term: runtime.Term{
@@ -4969,17 +5371,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:433",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:437",
 			Reconv: -1,
 			Succ:   4,
 		},
 	}
-	// b3 ($L__tmp12), PTX lines 435-435; divergent, reconverges at block 38 (b26 ($L__BB3_2))
+	// b3 ($L__tmp12), PTX lines 439-439; divergent, reconverges at block 38 (b26 ($L__BB3_2))
 	warpReduceSyncFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:435",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:439",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -4987,27 +5389,27 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  435,
+				Line:  439,
 			}, {
 				Count: 1,
-				Line:  437,
+				Line:  441,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    42,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:437",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:441",
 			Pred:   0,
 			Reconv: 38,
 			Succ:   38,
 		},
 	}
-	// b4 ($L__tmp13), PTX line 447; the lanes wait here for those bar.warp.sync at line 449 names
+	// b4 ($L__tmp13), PTX line 451; the lanes wait here for those bar.warp.sync at line 453 names
 	warpReduceSyncFunc.Blocks[5] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:449",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:453",
 			Reconv: -1,
 			Succ:   6,
 			WarpSync: &runtime.WarpSync{
@@ -5017,56 +5419,56 @@ func init() {
 			},
 		},
 	}
-	// b4 ($L__tmp13), PTX lines 449-449
+	// b4 ($L__tmp13), PTX lines 453-453
 	warpReduceSyncFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:449",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:453",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  449,
+				Line:  453,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:450",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:454",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp14), PTX lines 452-452
+	// b5 ($L__tmp14), PTX lines 456-456
 	warpReduceSyncFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:452",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:456",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  452,
+				Line:  456,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:453",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:457",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__tmp15), PTX line 453; the lanes wait here for those bar.warp.sync at line 455 names
+	// b6 ($L__tmp15), PTX line 457; the lanes wait here for those bar.warp.sync at line 459 names
 	warpReduceSyncFunc.Blocks[8] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:455",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:459",
 			Reconv: -1,
 			Succ:   9,
 			WarpSync: &runtime.WarpSync{
@@ -5076,59 +5478,59 @@ func init() {
 			},
 		},
 	}
-	// b6 ($L__tmp15), PTX lines 455-455
+	// b6 ($L__tmp15), PTX lines 459-459
 	warpReduceSyncFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:455",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:459",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  455,
+				Line:  459,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:456",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:460",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__tmp16), PTX lines 458-460
+	// b7 ($L__tmp16), PTX lines 462-464
 	warpReduceSyncFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:458",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:462",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  458,
+				Line:  462,
 			}, {
 				Count: 1,
-				Line:  460,
+				Line:  464,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:461",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:465",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__tmp17), PTX line 461; the lanes wait here for those bar.warp.sync at line 463 names
+	// b8 ($L__tmp17), PTX line 465; the lanes wait here for those bar.warp.sync at line 467 names
 	warpReduceSyncFunc.Blocks[11] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:463",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:467",
 			Reconv: -1,
 			Succ:   12,
 			WarpSync: &runtime.WarpSync{
@@ -5138,56 +5540,56 @@ func init() {
 			},
 		},
 	}
-	// b8 ($L__tmp17), PTX lines 463-463
+	// b8 ($L__tmp17), PTX lines 467-467
 	warpReduceSyncFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:463",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:467",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  463,
+				Line:  467,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:464",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:468",
 			Reconv:  -1,
 			Succ:    13,
 			Uniform: true,
 		},
 	}
-	// b9 ($L__tmp18), PTX lines 466-466
+	// b9 ($L__tmp18), PTX lines 470-470
 	warpReduceSyncFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:466",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:470",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  466,
+				Line:  470,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:467",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:471",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__tmp19), PTX line 467; the lanes wait here for those bar.warp.sync at line 469 names
+	// b10 ($L__tmp19), PTX line 471; the lanes wait here for those bar.warp.sync at line 473 names
 	warpReduceSyncFunc.Blocks[14] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:469",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:473",
 			Reconv: -1,
 			Succ:   15,
 			WarpSync: &runtime.WarpSync{
@@ -5197,59 +5599,59 @@ func init() {
 			},
 		},
 	}
-	// b10 ($L__tmp19), PTX lines 469-469
+	// b10 ($L__tmp19), PTX lines 473-473
 	warpReduceSyncFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:469",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:473",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  469,
+				Line:  473,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:470",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:474",
 			Reconv:  -1,
 			Succ:    16,
 			Uniform: true,
 		},
 	}
-	// b11 ($L__tmp20), PTX lines 472-474
+	// b11 ($L__tmp20), PTX lines 476-478
 	warpReduceSyncFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:472",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:476",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  472,
+				Line:  476,
 			}, {
 				Count: 1,
-				Line:  474,
+				Line:  478,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:475",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:479",
 			Reconv:  -1,
 			Succ:    17,
 			Uniform: true,
 		},
 	}
-	// b12 ($L__tmp21), PTX line 475; the lanes wait here for those bar.warp.sync at line 477 names
+	// b12 ($L__tmp21), PTX line 479; the lanes wait here for those bar.warp.sync at line 481 names
 	warpReduceSyncFunc.Blocks[17] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:477",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:481",
 			Reconv: -1,
 			Succ:   18,
 			WarpSync: &runtime.WarpSync{
@@ -5259,56 +5661,56 @@ func init() {
 			},
 		},
 	}
-	// b12 ($L__tmp21), PTX lines 477-477
+	// b12 ($L__tmp21), PTX lines 481-481
 	warpReduceSyncFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:477",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:481",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  477,
+				Line:  481,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:478",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:482",
 			Reconv:  -1,
 			Succ:    19,
 			Uniform: true,
 		},
 	}
-	// b13 ($L__tmp22), PTX lines 480-480
+	// b13 ($L__tmp22), PTX lines 484-484
 	warpReduceSyncFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:480",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:484",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  480,
+				Line:  484,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:481",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:485",
 			Reconv:  -1,
 			Succ:    20,
 			Uniform: true,
 		},
 	}
-	// b14 ($L__tmp23), PTX line 481; the lanes wait here for those bar.warp.sync at line 483 names
+	// b14 ($L__tmp23), PTX line 485; the lanes wait here for those bar.warp.sync at line 487 names
 	warpReduceSyncFunc.Blocks[20] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:483",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:487",
 			Reconv: -1,
 			Succ:   21,
 			WarpSync: &runtime.WarpSync{
@@ -5318,59 +5720,59 @@ func init() {
 			},
 		},
 	}
-	// b14 ($L__tmp23), PTX lines 483-483
+	// b14 ($L__tmp23), PTX lines 487-487
 	warpReduceSyncFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:483",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:487",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  483,
+				Line:  487,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:484",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:488",
 			Reconv:  -1,
 			Succ:    22,
 			Uniform: true,
 		},
 	}
-	// b15 ($L__tmp24), PTX lines 486-488
+	// b15 ($L__tmp24), PTX lines 490-492
 	warpReduceSyncFunc.Blocks[22] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 22, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:486",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:490",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  486,
+				Line:  490,
 			}, {
 				Count: 1,
-				Line:  488,
+				Line:  492,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:489",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:493",
 			Reconv:  -1,
 			Succ:    23,
 			Uniform: true,
 		},
 	}
-	// b16 ($L__tmp25), PTX line 489; the lanes wait here for those bar.warp.sync at line 491 names
+	// b16 ($L__tmp25), PTX line 493; the lanes wait here for those bar.warp.sync at line 495 names
 	warpReduceSyncFunc.Blocks[23] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:491",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:495",
 			Reconv: -1,
 			Succ:   24,
 			WarpSync: &runtime.WarpSync{
@@ -5380,56 +5782,56 @@ func init() {
 			},
 		},
 	}
-	// b16 ($L__tmp25), PTX lines 491-491
+	// b16 ($L__tmp25), PTX lines 495-495
 	warpReduceSyncFunc.Blocks[24] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 24, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:491",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:495",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  491,
+				Line:  495,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:492",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:496",
 			Reconv:  -1,
 			Succ:    25,
 			Uniform: true,
 		},
 	}
-	// b17 ($L__tmp26), PTX lines 494-494
+	// b17 ($L__tmp26), PTX lines 498-498
 	warpReduceSyncFunc.Blocks[25] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 25, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:494",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:498",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  494,
+				Line:  498,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:495",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:499",
 			Reconv:  -1,
 			Succ:    26,
 			Uniform: true,
 		},
 	}
-	// b18 ($L__tmp27), PTX line 495; the lanes wait here for those bar.warp.sync at line 497 names
+	// b18 ($L__tmp27), PTX line 499; the lanes wait here for those bar.warp.sync at line 501 names
 	warpReduceSyncFunc.Blocks[26] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:497",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:501",
 			Reconv: -1,
 			Succ:   27,
 			WarpSync: &runtime.WarpSync{
@@ -5439,59 +5841,59 @@ func init() {
 			},
 		},
 	}
-	// b18 ($L__tmp27), PTX lines 497-497
+	// b18 ($L__tmp27), PTX lines 501-501
 	warpReduceSyncFunc.Blocks[27] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 27, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:497",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:501",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  497,
+				Line:  501,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:498",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:502",
 			Reconv:  -1,
 			Succ:    28,
 			Uniform: true,
 		},
 	}
-	// b19 ($L__tmp28), PTX lines 500-502
+	// b19 ($L__tmp28), PTX lines 504-506
 	warpReduceSyncFunc.Blocks[28] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 28, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:500",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:504",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  500,
+				Line:  504,
 			}, {
 				Count: 1,
-				Line:  502,
+				Line:  506,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:503",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:507",
 			Reconv:  -1,
 			Succ:    29,
 			Uniform: true,
 		},
 	}
-	// b20 ($L__tmp29), PTX line 503; the lanes wait here for those bar.warp.sync at line 505 names
+	// b20 ($L__tmp29), PTX line 507; the lanes wait here for those bar.warp.sync at line 509 names
 	warpReduceSyncFunc.Blocks[29] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:505",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:509",
 			Reconv: -1,
 			Succ:   30,
 			WarpSync: &runtime.WarpSync{
@@ -5501,56 +5903,56 @@ func init() {
 			},
 		},
 	}
-	// b20 ($L__tmp29), PTX lines 505-505
+	// b20 ($L__tmp29), PTX lines 509-509
 	warpReduceSyncFunc.Blocks[30] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 30, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:505",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:509",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  505,
+				Line:  509,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:506",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:510",
 			Reconv:  -1,
 			Succ:    31,
 			Uniform: true,
 		},
 	}
-	// b21 ($L__tmp30), PTX lines 508-508
+	// b21 ($L__tmp30), PTX lines 512-512
 	warpReduceSyncFunc.Blocks[31] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 31, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:508",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:512",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  508,
+				Line:  512,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:509",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:513",
 			Reconv:  -1,
 			Succ:    32,
 			Uniform: true,
 		},
 	}
-	// b22 ($L__tmp31), PTX line 509; the lanes wait here for those bar.warp.sync at line 511 names
+	// b22 ($L__tmp31), PTX line 513; the lanes wait here for those bar.warp.sync at line 515 names
 	warpReduceSyncFunc.Blocks[32] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:511",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:515",
 			Reconv: -1,
 			Succ:   33,
 			WarpSync: &runtime.WarpSync{
@@ -5560,59 +5962,59 @@ func init() {
 			},
 		},
 	}
-	// b22 ($L__tmp31), PTX lines 511-511
+	// b22 ($L__tmp31), PTX lines 515-515
 	warpReduceSyncFunc.Blocks[33] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 33, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:511",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:515",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  511,
+				Line:  515,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:512",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:516",
 			Reconv:  -1,
 			Succ:    34,
 			Uniform: true,
 		},
 	}
-	// b23 ($L__tmp32), PTX lines 514-516
+	// b23 ($L__tmp32), PTX lines 518-520
 	warpReduceSyncFunc.Blocks[34] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 34, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:514",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:518",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  514,
+				Line:  518,
 			}, {
 				Count: 1,
-				Line:  516,
+				Line:  520,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:517",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:521",
 			Reconv:  -1,
 			Succ:    35,
 			Uniform: true,
 		},
 	}
-	// b24 ($L__tmp33), PTX line 517; the lanes wait here for those bar.warp.sync at line 519 names
+	// b24 ($L__tmp33), PTX line 521; the lanes wait here for those bar.warp.sync at line 523 names
 	warpReduceSyncFunc.Blocks[35] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:519",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:523",
 			Reconv: -1,
 			Succ:   36,
 			WarpSync: &runtime.WarpSync{
@@ -5622,56 +6024,56 @@ func init() {
 			},
 		},
 	}
-	// b24 ($L__tmp33), PTX lines 519-519
+	// b24 ($L__tmp33), PTX lines 523-523
 	warpReduceSyncFunc.Blocks[36] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 36, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:519",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:523",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  519,
+				Line:  523,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:520",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:524",
 			Reconv:  -1,
 			Succ:    37,
 			Uniform: true,
 		},
 	}
-	// b25 ($L__tmp34), PTX lines 522-522
+	// b25 ($L__tmp34), PTX lines 526-526
 	warpReduceSyncFunc.Blocks[37] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 37, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:522",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:526",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  522,
+				Line:  526,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:523",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:527",
 			Reconv:  -1,
 			Succ:    38,
 			Uniform: true,
 		},
 	}
-	// b26 ($L__BB3_2), PTX lines 525-527; divergent, reconverges at block 39 (b27 ($L__BB3_4))
+	// b26 ($L__BB3_2), PTX lines 529-531; divergent, reconverges at block 39 (b27 ($L__BB3_4))
 	warpReduceSyncFunc.Blocks[38] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 38, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:525",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:529",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5679,56 +6081,26 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  525,
-			}, {
-				Count: 1,
-				Line:  527,
-			}, {
-				Count: 1,
 				Line:  529,
+			}, {
+				Count: 1,
+				Line:  531,
+			}, {
+				Count: 1,
+				Line:  533,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    43,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:529",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:533",
 			Pred:   1,
 			Reconv: 39,
 			Succ:   39,
 		},
 	}
-	// b27 ($L__BB3_4), PTX line 538; ret
+	// b27 ($L__BB3_4), PTX line 542; ret
 	warpReduceSyncFunc.Blocks[39] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:540",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  540,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:540",
-			Reconv:  -1,
-			Succ:    44,
-			Uniform: true,
-		},
-	}
-	// b28 ($L__tmp35), PTX line 541
-	warpReduceSyncFunc.Blocks[40] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:542",
-			Reconv:  -1,
-			Succ:    41,
-			Uniform: true,
-		},
-	}
-	// b29 ($L__func_end3), PTX line 542; ret
-	warpReduceSyncFunc.Blocks[41] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:544",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -5746,66 +6118,96 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b30, PTX lines 440-446
+	// b28 ($L__tmp35), PTX line 545
+	warpReduceSyncFunc.Blocks[40] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:546",
+			Reconv:  -1,
+			Succ:    41,
+			Uniform: true,
+		},
+	}
+	// b29 ($L__func_end3), PTX line 546; ret
+	warpReduceSyncFunc.Blocks[41] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:548",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  548,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:548",
+			Reconv:  -1,
+			Succ:    44,
+			Uniform: true,
+		},
+	}
+	// b30, PTX lines 444-450
 	warpReduceSyncFunc.Blocks[42] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 42, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:440",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:444",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  440,
-			}, {
-				Count: 1,
-				Line:  442,
-			}, {
-				Count: 1,
-				Line:  443,
-			}, {
-				Count: 1,
 				Line:  444,
 			}, {
 				Count: 1,
 				Line:  446,
+			}, {
+				Count: 1,
+				Line:  447,
+			}, {
+				Count: 1,
+				Line:  448,
+			}, {
+				Count: 1,
+				Line:  450,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:447",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:451",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b31, PTX lines 532-537
+	// b31, PTX lines 536-541
 	warpReduceSyncFunc.Blocks[43] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 43, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:532",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:536",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  532,
-			}, {
-				Count: 1,
-				Line:  533,
-			}, {
-				Count: 1,
-				Line:  535,
+				Line:  536,
 			}, {
 				Count: 1,
 				Line:  537,
+			}, {
+				Count: 1,
+				Line:  539,
+			}, {
+				Count: 1,
+				Line:  541,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:538",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:542",
 			Reconv:  -1,
 			Succ:    39,
 			Uniform: true,
@@ -5818,67 +6220,67 @@ func init() {
 	}}
 	warpReduceSyncFunc.Run = warpReduceSyncRun
 	histogramPlainFunc.Blocks = make([]runtime.Block, 20)
-	// b0, PTX line 551
+	// b0, PTX line 555
 	histogramPlainFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:555",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:559",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin4), PTX lines 560-560
+	// b1 ($L__func_begin4), PTX lines 564-564
 	histogramPlainFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:560",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:564",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  560,
+				Line:  564,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:561",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:565",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp36), PTX lines 563-563
+	// b2 ($L__tmp36), PTX lines 567-567
 	histogramPlainFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:563",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:567",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  563,
+				Line:  567,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:564",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:568",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp37), PTX lines 566-569; divergent, reconverges at block 4 (b4 ($L__BB4_2))
+	// b3 ($L__tmp37), PTX lines 570-573; divergent, reconverges at block 4 (b4 ($L__BB4_2))
 	histogramPlainFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:566",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:570",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5886,39 +6288,39 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  566,
-			}, {
-				Count: 1,
-				Line:  567,
-			}, {
-				Count: 1,
-				Line:  568,
-			}, {
-				Count: 1,
-				Line:  569,
+				Line:  570,
 			}, {
 				Count: 1,
 				Line:  571,
+			}, {
+				Count: 1,
+				Line:  572,
+			}, {
+				Count: 1,
+				Line:  573,
+			}, {
+				Count: 1,
+				Line:  575,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:571",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:575",
 			Pred:   0,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b4 ($L__BB4_2), PTX line 577; bar.sync at line 579
+	// b4 ($L__BB4_2), PTX line 581; bar.sync at line 583
 	histogramPlainFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:579",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:583",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  579,
+				Line:  583,
 			}},
 		},
 		Term: runtime.Term{
@@ -5928,17 +6330,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:579",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:583",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB4_2), PTX lines 581-581; divergent, reconverges at block 7 (b6 ($L__BB4_5))
+	// b4 ($L__BB4_2), PTX lines 585-585; divergent, reconverges at block 7 (b6 ($L__BB4_5))
 	histogramPlainFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:581",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:585",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5946,42 +6348,33 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  581,
+				Line:  585,
 			}, {
 				Count: 1,
-				Line:  583,
+				Line:  587,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:583",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:587",
 			Pred:   1,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b5 ($L__BB4_4), PTX lines 592-606; divergent, reconverges at block 17 (b15)
+	// b5 ($L__BB4_4), PTX lines 596-610; divergent, reconverges at block 17 (b15)
 	histogramPlainFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:592",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:596",
 		PTXInstrs: 12,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  592,
-			}, {
-				Count: 1,
-				Line:  593,
-			}, {
-				Count: 1,
-				Line:  594,
-			}, {
 				Count: 1,
 				Line:  596,
 			}, {
@@ -6004,36 +6397,45 @@ func init() {
 				Line:  604,
 			}, {
 				Count: 1,
+				Line:  605,
+			}, {
+				Count: 1,
 				Line:  606,
 			}, {
 				Count: 1,
 				Line:  608,
+			}, {
+				Count: 1,
+				Line:  610,
+			}, {
+				Count: 1,
+				Line:  612,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:608",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:612",
 			Pred:   2,
 			Reconv: 17,
 			Succ:   6,
 		},
 	}
-	// b6 ($L__BB4_5), PTX lines 611-611; bar.sync at line 613
+	// b6 ($L__BB4_5), PTX lines 615-615; bar.sync at line 617
 	histogramPlainFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:611",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:615",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  611,
+				Line:  615,
 			}, {
 				Count: 1,
-				Line:  613,
+				Line:  617,
 			}},
 		},
 		Term: runtime.Term{
@@ -6043,14 +6445,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:613",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:617",
 			Reconv: -1,
 			Succ:   8,
 		},
 	}
-	// b6 ($L__BB4_5), PTX line 609; divergent, reconverges at block 12 (b10 ($L__BB4_7))
+	// b6 ($L__BB4_5), PTX line 613; divergent, reconverges at block 12 (b10 ($L__BB4_7))
 	histogramPlainFunc.Blocks[8] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:615",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:619",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6058,95 +6460,65 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  615,
+				Line:  619,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:615",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:619",
 			Pred:   3,
 			Reconv: 12,
 			Succ:   9,
 		},
 	}
-	// b7 ($L__BB4_6), PTX lines 619-625
+	// b7 ($L__BB4_6), PTX lines 623-629
 	histogramPlainFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:619",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:623",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  619,
-			}, {
-				Count: 1,
-				Line:  620,
-			}, {
-				Count: 1,
-				Line:  621,
-			}, {
-				Count: 1,
-				Line:  622,
-			}, {
-				Count: 1,
 				Line:  623,
 			}, {
 				Count: 1,
+				Line:  624,
+			}, {
+				Count: 1,
 				Line:  625,
+			}, {
+				Count: 1,
+				Line:  626,
+			}, {
+				Count: 1,
+				Line:  627,
+			}, {
+				Count: 1,
+				Line:  629,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:626",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:630",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__tmp38), PTX lines 628-628
+	// b8 ($L__tmp38), PTX lines 632-632
 	histogramPlainFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:628",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:632",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Atomics: 1,
 			File:    "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  628,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:629",
-			Reconv:  -1,
-			Succ:    11,
-			Uniform: true,
-		},
-	}
-	// b9 ($L__tmp39), PTX line 629
-	histogramPlainFunc.Blocks[11] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:630",
-			Reconv:  -1,
-			Succ:    12,
-			Uniform: true,
-		},
-	}
-	// b10 ($L__BB4_7), PTX line 630; ret
-	histogramPlainFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:632",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  632,
@@ -6154,25 +6526,25 @@ func init() {
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:632",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:633",
 			Reconv:  -1,
-			Succ:    19,
+			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b11 ($L__tmp40), PTX line 633
-	histogramPlainFunc.Blocks[13] = runtime.Block{
+	// b9 ($L__tmp39), PTX line 633
+	histogramPlainFunc.Blocks[11] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/sanitizer/bugs.clang.ptx:634",
 			Reconv:  -1,
-			Succ:    14,
+			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b12 ($L__func_end4), PTX line 634; ret
-	histogramPlainFunc.Blocks[14] = runtime.Block{
+	// b10 ($L__BB4_7), PTX line 634; ret
+	histogramPlainFunc.Blocks[12] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:636",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -6190,76 +6562,106 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b13, PTX lines 574-576
+	// b11 ($L__tmp40), PTX line 637
+	histogramPlainFunc.Blocks[13] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:638",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b12 ($L__func_end4), PTX line 638; ret
+	histogramPlainFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:640",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  640,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:640",
+			Reconv:  -1,
+			Succ:    19,
+			Uniform: true,
+		},
+	}
+	// b13, PTX lines 578-580
 	histogramPlainFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:574",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:578",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  574,
+				Line:  578,
 			}, {
 				Count: 1,
-				Line:  576,
+				Line:  580,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:577",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:581",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 586-589
+	// b14, PTX lines 590-593
 	histogramPlainFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:586",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:590",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  586,
+				Line:  590,
 			}, {
 				Count: 1,
-				Line:  587,
+				Line:  591,
 			}, {
 				Count: 1,
-				Line:  588,
+				Line:  592,
 			}, {
 				Count: 1,
-				Line:  589,
+				Line:  593,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:590",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:594",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b15, PTX line 608
+	// b15, PTX line 612
 	histogramPlainFunc.Blocks[17] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:609",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:613",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b16, PTX line 615
+	// b16, PTX line 619
 	histogramPlainFunc.Blocks[18] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:616",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:620",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6267,12 +6669,12 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  616,
+				Line:  620,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:616",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:620",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
@@ -6285,67 +6687,67 @@ func init() {
 	}}
 	histogramPlainFunc.Run = histogramPlainRun
 	histogramAtomicFunc.Blocks = make([]runtime.Block, 22)
-	// b0, PTX line 643
+	// b0, PTX line 647
 	histogramAtomicFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:647",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:651",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin5), PTX lines 652-652
+	// b1 ($L__func_begin5), PTX lines 656-656
 	histogramAtomicFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:652",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:656",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  652,
+				Line:  656,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:653",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:657",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp41), PTX lines 655-655
+	// b2 ($L__tmp41), PTX lines 659-659
 	histogramAtomicFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:655",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:659",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  655,
+				Line:  659,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:656",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:660",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp42), PTX lines 658-661; divergent, reconverges at block 4 (b4 ($L__BB5_2))
+	// b3 ($L__tmp42), PTX lines 662-665; divergent, reconverges at block 4 (b4 ($L__BB5_2))
 	histogramAtomicFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:658",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:662",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6353,39 +6755,39 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  658,
-			}, {
-				Count: 1,
-				Line:  659,
-			}, {
-				Count: 1,
-				Line:  660,
-			}, {
-				Count: 1,
-				Line:  661,
+				Line:  662,
 			}, {
 				Count: 1,
 				Line:  663,
+			}, {
+				Count: 1,
+				Line:  664,
+			}, {
+				Count: 1,
+				Line:  665,
+			}, {
+				Count: 1,
+				Line:  667,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    17,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:663",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:667",
 			Pred:   0,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b4 ($L__BB5_2), PTX line 669; bar.sync at line 671
+	// b4 ($L__BB5_2), PTX line 673; bar.sync at line 675
 	histogramAtomicFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:671",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:675",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  671,
+				Line:  675,
 			}},
 		},
 		Term: runtime.Term{
@@ -6395,17 +6797,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:671",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:675",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB5_2), PTX lines 673-673; divergent, reconverges at block 9 (b8 ($L__BB5_5))
+	// b4 ($L__BB5_2), PTX lines 677-677; divergent, reconverges at block 9 (b8 ($L__BB5_5))
 	histogramAtomicFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:673",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:677",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6413,40 +6815,31 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  673,
+				Line:  677,
 			}, {
 				Count: 1,
-				Line:  675,
+				Line:  679,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:675",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:679",
 			Pred:   1,
 			Reconv: 9,
 			Succ:   9,
 		},
 	}
-	// b5 ($L__BB5_4), PTX lines 684-690
+	// b5 ($L__BB5_4), PTX lines 688-694
 	histogramAtomicFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:684",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:688",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  684,
-			}, {
-				Count: 1,
-				Line:  685,
-			}, {
-				Count: 1,
-				Line:  686,
-			}, {
 				Count: 1,
 				Line:  688,
 			}, {
@@ -6455,45 +6848,54 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  690,
+			}, {
+				Count: 1,
+				Line:  692,
+			}, {
+				Count: 1,
+				Line:  693,
+			}, {
+				Count: 1,
+				Line:  694,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:691",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:695",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__tmp43), PTX lines 693-693
+	// b6 ($L__tmp43), PTX lines 697-697
 	histogramAtomicFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:693",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:697",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Atomics: 1,
 			File:    "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  693,
+				Line:  697,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:694",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:698",
 			Reconv:  -1,
 			Succ:    8,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__tmp44), PTX lines 696-698; divergent, reconverges at block 19 (b17)
+	// b7 ($L__tmp44), PTX lines 700-702; divergent, reconverges at block 19 (b17)
 	histogramAtomicFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:696",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:700",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6501,39 +6903,39 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  696,
-			}, {
-				Count: 1,
-				Line:  698,
-			}, {
-				Count: 1,
 				Line:  700,
+			}, {
+				Count: 1,
+				Line:  702,
+			}, {
+				Count: 1,
+				Line:  704,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:700",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:704",
 			Pred:   2,
 			Reconv: 19,
 			Succ:   6,
 		},
 	}
-	// b8 ($L__BB5_5), PTX lines 703-703; bar.sync at line 705
+	// b8 ($L__BB5_5), PTX lines 707-707; bar.sync at line 709
 	histogramAtomicFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:703",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:707",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  703,
+				Line:  707,
 			}, {
 				Count: 1,
-				Line:  705,
+				Line:  709,
 			}},
 		},
 		Term: runtime.Term{
@@ -6543,14 +6945,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:705",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:709",
 			Reconv: -1,
 			Succ:   10,
 		},
 	}
-	// b8 ($L__BB5_5), PTX line 701; divergent, reconverges at block 14 (b12 ($L__BB5_7))
+	// b8 ($L__BB5_5), PTX line 705; divergent, reconverges at block 14 (b12 ($L__BB5_7))
 	histogramAtomicFunc.Blocks[10] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:707",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:711",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6558,95 +6960,65 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  707,
+				Line:  711,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:707",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:711",
 			Pred:   3,
 			Reconv: 14,
 			Succ:   11,
 		},
 	}
-	// b9 ($L__BB5_6), PTX lines 711-717
+	// b9 ($L__BB5_6), PTX lines 715-721
 	histogramAtomicFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:711",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:715",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  711,
-			}, {
-				Count: 1,
-				Line:  712,
-			}, {
-				Count: 1,
-				Line:  713,
-			}, {
-				Count: 1,
-				Line:  714,
-			}, {
-				Count: 1,
 				Line:  715,
 			}, {
 				Count: 1,
+				Line:  716,
+			}, {
+				Count: 1,
 				Line:  717,
+			}, {
+				Count: 1,
+				Line:  718,
+			}, {
+				Count: 1,
+				Line:  719,
+			}, {
+				Count: 1,
+				Line:  721,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:718",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:722",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__tmp45), PTX lines 720-720
+	// b10 ($L__tmp45), PTX lines 724-724
 	histogramAtomicFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:720",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:724",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Atomics: 1,
 			File:    "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  720,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:721",
-			Reconv:  -1,
-			Succ:    13,
-			Uniform: true,
-		},
-	}
-	// b11 ($L__tmp46), PTX line 721
-	histogramAtomicFunc.Blocks[13] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:722",
-			Reconv:  -1,
-			Succ:    14,
-			Uniform: true,
-		},
-	}
-	// b12 ($L__BB5_7), PTX line 722; ret
-	histogramAtomicFunc.Blocks[14] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:724",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  724,
@@ -6654,25 +7026,25 @@ func init() {
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:724",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:725",
 			Reconv:  -1,
-			Succ:    21,
+			Succ:    13,
 			Uniform: true,
 		},
 	}
-	// b13 ($L__tmp47), PTX line 725
-	histogramAtomicFunc.Blocks[15] = runtime.Block{
+	// b11 ($L__tmp46), PTX line 725
+	histogramAtomicFunc.Blocks[13] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
 			Loc:     "testdata/sanitizer/bugs.clang.ptx:726",
 			Reconv:  -1,
-			Succ:    16,
+			Succ:    14,
 			Uniform: true,
 		},
 	}
-	// b14 ($L__func_end5), PTX line 726; ret
-	histogramAtomicFunc.Blocks[16] = runtime.Block{
+	// b12 ($L__BB5_7), PTX line 726; ret
+	histogramAtomicFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:728",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -6690,76 +7062,106 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 666-668
+	// b13 ($L__tmp47), PTX line 729
+	histogramAtomicFunc.Blocks[15] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:730",
+			Reconv:  -1,
+			Succ:    16,
+			Uniform: true,
+		},
+	}
+	// b14 ($L__func_end5), PTX line 730; ret
+	histogramAtomicFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:732",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  732,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:732",
+			Reconv:  -1,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b15, PTX lines 670-672
 	histogramAtomicFunc.Blocks[17] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 17, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:666",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:670",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  666,
+				Line:  670,
 			}, {
 				Count: 1,
-				Line:  668,
+				Line:  672,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:669",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:673",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b16, PTX lines 678-681
+	// b16, PTX lines 682-685
 	histogramAtomicFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:678",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:682",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  678,
+				Line:  682,
 			}, {
 				Count: 1,
-				Line:  679,
+				Line:  683,
 			}, {
 				Count: 1,
-				Line:  680,
+				Line:  684,
 			}, {
 				Count: 1,
-				Line:  681,
+				Line:  685,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:682",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:686",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b17, PTX line 700
+	// b17, PTX line 704
 	histogramAtomicFunc.Blocks[19] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:701",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:705",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b18, PTX line 707
+	// b18, PTX line 711
 	histogramAtomicFunc.Blocks[20] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:708",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:712",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6767,12 +7169,12 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  708,
+				Line:  712,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:708",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:712",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
@@ -6785,117 +7187,117 @@ func init() {
 	}}
 	histogramAtomicFunc.Run = histogramAtomicRun
 	stencilEarlyFunc.Blocks = make([]runtime.Block, 22)
-	// b0, PTX line 735
+	// b0, PTX line 739
 	stencilEarlyFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:740",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:744",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin6), PTX lines 745-747
+	// b1 ($L__func_begin6), PTX lines 749-751
 	stencilEarlyFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:745",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:749",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  745,
+				Line:  749,
 			}, {
 				Count: 1,
-				Line:  746,
+				Line:  750,
 			}, {
 				Count: 1,
-				Line:  747,
+				Line:  751,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:748",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:752",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp48), PTX lines 750-750
+	// b2 ($L__tmp48), PTX lines 754-754
 	stencilEarlyFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:750",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:754",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  750,
+				Line:  754,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:751",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:755",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp49), PTX lines 753-753
+	// b3 ($L__tmp49), PTX lines 757-757
 	stencilEarlyFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:753",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:757",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  753,
+				Line:  757,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:754",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:758",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp50), PTX lines 756-756
+	// b4 ($L__tmp50), PTX lines 760-760
 	stencilEarlyFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:756",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:760",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  756,
+				Line:  760,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:757",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:761",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp51), PTX lines 759-765; divergent, reconverges at block 6 (b6 ($L__BB6_2))
+	// b5 ($L__tmp51), PTX lines 763-769; divergent, reconverges at block 6 (b6 ($L__BB6_2))
 	stencilEarlyFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:759",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:763",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6903,42 +7305,42 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  759,
-			}, {
-				Count: 1,
-				Line:  761,
-			}, {
-				Count: 1,
-				Line:  762,
-			}, {
-				Count: 1,
 				Line:  763,
-			}, {
-				Count: 1,
-				Line:  764,
 			}, {
 				Count: 1,
 				Line:  765,
 			}, {
 				Count: 1,
+				Line:  766,
+			}, {
+				Count: 1,
 				Line:  767,
+			}, {
+				Count: 1,
+				Line:  768,
+			}, {
+				Count: 1,
+				Line:  769,
+			}, {
+				Count: 1,
+				Line:  771,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:767",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:771",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b6 ($L__BB6_2), PTX lines 773-780; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+	// b6 ($L__BB6_2), PTX lines 777-784; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 	stencilEarlyFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:773",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:777",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6946,42 +7348,42 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  773,
-			}, {
-				Count: 1,
-				Line:  774,
-			}, {
-				Count: 1,
-				Line:  775,
-			}, {
-				Count: 1,
 				Line:  777,
+			}, {
+				Count: 1,
+				Line:  778,
 			}, {
 				Count: 1,
 				Line:  779,
 			}, {
 				Count: 1,
-				Line:  780,
+				Line:  781,
 			}, {
 				Count: 1,
-				Line:  781,
+				Line:  783,
+			}, {
+				Count: 1,
+				Line:  784,
+			}, {
+				Count: 1,
+				Line:  785,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:781",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:785",
 			Pred:   1,
 			Reconv: 10,
 			Succ:   8,
 		},
 	}
-	// b7 ($L__BB6_6), PTX lines 799-799
+	// b7 ($L__BB6_6), PTX lines 803-803
 	stencilEarlyFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:799",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:803",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6989,26 +7391,26 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  799,
+				Line:  803,
 			}, {
 				Count: 1,
-				Line:  801,
+				Line:  805,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:801",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:805",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB6_7), PTX lines 804-807; divergent, reconverges at block 9 (b9 ($L__BB6_9))
+	// b8 ($L__BB6_7), PTX lines 808-811; divergent, reconverges at block 9 (b9 ($L__BB6_9))
 	stencilEarlyFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:804",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:808",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7016,70 +7418,70 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  804,
+				Line:  808,
 			}, {
 				Count: 1,
-				Line:  806,
+				Line:  810,
 			}, {
 				Count: 1,
-				Line:  807,
+				Line:  811,
 			}, {
 				Count: 1,
-				Line:  809,
+				Line:  813,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:809",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:813",
 			Pred:   4,
 			Reconv: 9,
 			Succ:   9,
 		},
 	}
-	// b9 ($L__BB6_9), PTX lines 815-815
+	// b9 ($L__BB6_9), PTX lines 819-819
 	stencilEarlyFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:815",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:819",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  815,
+				Line:  819,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:816",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:820",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__BB6_10), PTX lines 818-822; bar.sync at line 824
+	// b10 ($L__BB6_10), PTX lines 822-826; bar.sync at line 828
 	stencilEarlyFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:818",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:822",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  818,
-			}, {
-				Count: 1,
-				Line:  820,
-			}, {
-				Count: 1,
 				Line:  822,
 			}, {
 				Count: 1,
 				Line:  824,
+			}, {
+				Count: 1,
+				Line:  826,
+			}, {
+				Count: 1,
+				Line:  828,
 			}},
 		},
 		Term: runtime.Term{
@@ -7089,14 +7491,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:824",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:828",
 			Reconv: -1,
 			Succ:   11,
 		},
 	}
-	// b10 ($L__BB6_10), PTX line 816; divergent, reconverges at block 12 (b11 ($L__BB6_12))
+	// b10 ($L__BB6_10), PTX line 820; divergent, reconverges at block 12 (b11 ($L__BB6_12))
 	stencilEarlyFunc.Blocks[11] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:826",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:830",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7104,50 +7506,20 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  826,
+				Line:  830,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:826",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:830",
 			Pred:   5,
 			Reconv: 12,
 			Succ:   12,
 		},
 	}
-	// b11 ($L__BB6_12), PTX line 841; ret
+	// b11 ($L__BB6_12), PTX line 845; ret
 	stencilEarlyFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:843",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  843,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:843",
-			Reconv:  -1,
-			Succ:    21,
-			Uniform: true,
-		},
-	}
-	// b12 ($L__tmp52), PTX line 844
-	stencilEarlyFunc.Blocks[13] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:845",
-			Reconv:  -1,
-			Succ:    14,
-			Uniform: true,
-		},
-	}
-	// b13 ($L__func_end6), PTX line 845; ret
-	stencilEarlyFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:847",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -7165,63 +7537,65 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 770-770
-	stencilEarlyFunc.Blocks[15] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 15, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:770",
+	// b12 ($L__tmp52), PTX line 848
+	stencilEarlyFunc.Blocks[13] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:849",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b13 ($L__func_end6), PTX line 849; ret
+	stencilEarlyFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:851",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  770,
+				Line:  851,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:771",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:851",
+			Reconv:  -1,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 774-774
+	stencilEarlyFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:774",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  774,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:775",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 783-783; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+	// b15, PTX lines 787-787; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 	stencilEarlyFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:783",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  783,
-			}, {
-				Count: 1,
-				Line:  784,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    17,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:784",
-			Pred:   2,
-			Reconv: 10,
-			Succ:   10,
-		},
-	}
-	// b16, PTX lines 787-788; divergent, reconverges at block 7 (b7 ($L__BB6_6))
-	stencilEarlyFunc.Blocks[17] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 17, m, -1, 0)
-		}},
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:787",
-		PTXInstrs: 3,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
@@ -7232,94 +7606,116 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  788,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    17,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:788",
+			Pred:   2,
+			Reconv: 10,
+			Succ:   10,
+		},
+	}
+	// b16, PTX lines 791-792; divergent, reconverges at block 7 (b7 ($L__BB6_6))
+	stencilEarlyFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:791",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  791,
 			}, {
 				Count: 1,
-				Line:  790,
+				Line:  792,
+			}, {
+				Count: 1,
+				Line:  794,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:790",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:794",
 			Pred:   3,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b17, PTX lines 793-796
+	// b17, PTX lines 797-800
 	stencilEarlyFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:793",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:797",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  793,
+				Line:  797,
 			}, {
 				Count: 1,
-				Line:  794,
+				Line:  798,
 			}, {
 				Count: 1,
-				Line:  796,
+				Line:  800,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:797",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:801",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 812-812
+	// b18, PTX lines 816-816
 	stencilEarlyFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:812",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:816",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  812,
+				Line:  816,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:813",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:817",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b19, PTX lines 829-840
+	// b19, PTX lines 833-844
 	stencilEarlyFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:829",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:833",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  829,
-			}, {
-				Count: 1,
-				Line:  830,
-			}, {
-				Count: 1,
-				Line:  831,
-			}, {
-				Count: 1,
-				Line:  832,
+				Line:  833,
 			}, {
 				Count: 1,
 				Line:  834,
+			}, {
+				Count: 1,
+				Line:  835,
 			}, {
 				Count: 1,
 				Line:  836,
@@ -7329,11 +7725,17 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  840,
+			}, {
+				Count: 1,
+				Line:  842,
+			}, {
+				Count: 1,
+				Line:  844,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:841",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:845",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
@@ -7346,117 +7748,117 @@ func init() {
 	}}
 	stencilEarlyFunc.Run = stencilEarlyRun
 	stencilOkFunc.Blocks = make([]runtime.Block, 22)
-	// b0, PTX line 854
+	// b0, PTX line 858
 	stencilOkFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:859",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:863",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin7), PTX lines 864-866
+	// b1 ($L__func_begin7), PTX lines 868-870
 	stencilOkFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:864",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:868",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  864,
+				Line:  868,
 			}, {
 				Count: 1,
-				Line:  865,
+				Line:  869,
 			}, {
 				Count: 1,
-				Line:  866,
+				Line:  870,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:867",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:871",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp53), PTX lines 869-869
+	// b2 ($L__tmp53), PTX lines 873-873
 	stencilOkFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:869",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:873",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  869,
+				Line:  873,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:870",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:874",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp54), PTX lines 872-872
+	// b3 ($L__tmp54), PTX lines 876-876
 	stencilOkFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:872",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:876",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  872,
+				Line:  876,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:873",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:877",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp55), PTX lines 875-875
+	// b4 ($L__tmp55), PTX lines 879-879
 	stencilOkFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:875",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:879",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  875,
+				Line:  879,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:876",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:880",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp56), PTX lines 878-884; divergent, reconverges at block 6 (b6 ($L__BB7_2))
+	// b5 ($L__tmp56), PTX lines 882-888; divergent, reconverges at block 6 (b6 ($L__BB7_2))
 	stencilOkFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:878",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:882",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7464,42 +7866,42 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  878,
-			}, {
-				Count: 1,
-				Line:  880,
-			}, {
-				Count: 1,
-				Line:  881,
-			}, {
-				Count: 1,
 				Line:  882,
-			}, {
-				Count: 1,
-				Line:  883,
 			}, {
 				Count: 1,
 				Line:  884,
 			}, {
 				Count: 1,
+				Line:  885,
+			}, {
+				Count: 1,
 				Line:  886,
+			}, {
+				Count: 1,
+				Line:  887,
+			}, {
+				Count: 1,
+				Line:  888,
+			}, {
+				Count: 1,
+				Line:  890,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    15,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:886",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:890",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b6 ($L__BB7_2), PTX lines 892-899; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+	// b6 ($L__BB7_2), PTX lines 896-903; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 	stencilOkFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:892",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:896",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7507,42 +7909,42 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  892,
-			}, {
-				Count: 1,
-				Line:  893,
-			}, {
-				Count: 1,
-				Line:  894,
-			}, {
-				Count: 1,
 				Line:  896,
+			}, {
+				Count: 1,
+				Line:  897,
 			}, {
 				Count: 1,
 				Line:  898,
 			}, {
 				Count: 1,
-				Line:  899,
+				Line:  900,
 			}, {
 				Count: 1,
-				Line:  900,
+				Line:  902,
+			}, {
+				Count: 1,
+				Line:  903,
+			}, {
+				Count: 1,
+				Line:  904,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    16,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:900",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:904",
 			Pred:   1,
 			Reconv: 10,
 			Succ:   8,
 		},
 	}
-	// b7 ($L__BB7_6), PTX lines 918-918
+	// b7 ($L__BB7_6), PTX lines 922-922
 	stencilOkFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:918",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:922",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7550,26 +7952,26 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  918,
+				Line:  922,
 			}, {
 				Count: 1,
-				Line:  920,
+				Line:  924,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:920",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:924",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__BB7_7), PTX lines 923-926; divergent, reconverges at block 9 (b9 ($L__BB7_9))
+	// b8 ($L__BB7_7), PTX lines 927-930; divergent, reconverges at block 9 (b9 ($L__BB7_9))
 	stencilOkFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:923",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:927",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7577,64 +7979,64 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  923,
+				Line:  927,
 			}, {
 				Count: 1,
-				Line:  925,
+				Line:  929,
 			}, {
 				Count: 1,
-				Line:  926,
+				Line:  930,
 			}, {
 				Count: 1,
-				Line:  928,
+				Line:  932,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    19,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:928",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:932",
 			Pred:   4,
 			Reconv: 9,
 			Succ:   9,
 		},
 	}
-	// b9 ($L__BB7_9), PTX lines 934-934
+	// b9 ($L__BB7_9), PTX lines 938-938
 	stencilOkFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:934",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:938",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  934,
+				Line:  938,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:935",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:939",
 			Reconv:  -1,
 			Succ:    10,
 			Uniform: true,
 		},
 	}
-	// b10 ($L__BB7_10), PTX lines 937-937; bar.sync at line 939
+	// b10 ($L__BB7_10), PTX lines 941-941; bar.sync at line 943
 	stencilOkFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:937",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:941",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  937,
+				Line:  941,
 			}, {
 				Count: 1,
-				Line:  939,
+				Line:  943,
 			}},
 		},
 		Term: runtime.Term{
@@ -7644,14 +8046,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:939",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:943",
 			Reconv: -1,
 			Succ:   11,
 		},
 	}
-	// b10 ($L__BB7_10), PTX line 935; divergent, reconverges at block 12 (b11 ($L__BB7_12))
+	// b10 ($L__BB7_10), PTX line 939; divergent, reconverges at block 12 (b11 ($L__BB7_12))
 	stencilOkFunc.Blocks[11] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:941",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:945",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7659,50 +8061,20 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  941,
+				Line:  945,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    20,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:941",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:945",
 			Pred:   5,
 			Reconv: 12,
 			Succ:   12,
 		},
 	}
-	// b11 ($L__BB7_12), PTX line 961; ret
+	// b11 ($L__BB7_12), PTX line 965; ret
 	stencilOkFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:963",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  963,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:963",
-			Reconv:  -1,
-			Succ:    21,
-			Uniform: true,
-		},
-	}
-	// b12 ($L__tmp57), PTX line 964
-	stencilOkFunc.Blocks[13] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:965",
-			Reconv:  -1,
-			Succ:    14,
-			Uniform: true,
-		},
-	}
-	// b13 ($L__func_end7), PTX line 965; ret
-	stencilOkFunc.Blocks[14] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:967",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -7720,63 +8092,65 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 889-889
-	stencilOkFunc.Blocks[15] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 15, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:889",
+	// b12 ($L__tmp57), PTX line 968
+	stencilOkFunc.Blocks[13] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:969",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b13 ($L__func_end7), PTX line 969; ret
+	stencilOkFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:971",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  889,
+				Line:  971,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:890",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:971",
+			Reconv:  -1,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 893-893
+	stencilOkFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:893",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  893,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:894",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b15, PTX lines 902-902; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+	// b15, PTX lines 906-906; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 	stencilOkFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:902",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  902,
-			}, {
-				Count: 1,
-				Line:  903,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    17,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:903",
-			Pred:   2,
-			Reconv: 10,
-			Succ:   10,
-		},
-	}
-	// b16, PTX lines 906-907; divergent, reconverges at block 7 (b7 ($L__BB7_6))
-	stencilOkFunc.Blocks[17] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 17, m, -1, 0)
-		}},
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:906",
-		PTXInstrs: 3,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
@@ -7787,88 +8161,110 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  907,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    17,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:907",
+			Pred:   2,
+			Reconv: 10,
+			Succ:   10,
+		},
+	}
+	// b16, PTX lines 910-911; divergent, reconverges at block 7 (b7 ($L__BB7_6))
+	stencilOkFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:910",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  910,
 			}, {
 				Count: 1,
-				Line:  909,
+				Line:  911,
+			}, {
+				Count: 1,
+				Line:  913,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    18,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:909",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:913",
 			Pred:   3,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b17, PTX lines 912-915
+	// b17, PTX lines 916-919
 	stencilOkFunc.Blocks[18] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 18, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:912",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:916",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  912,
+				Line:  916,
 			}, {
 				Count: 1,
-				Line:  913,
+				Line:  917,
 			}, {
 				Count: 1,
-				Line:  915,
+				Line:  919,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:916",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:920",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b18, PTX lines 931-931
+	// b18, PTX lines 935-935
 	stencilOkFunc.Blocks[19] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 19, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:931",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:935",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  931,
+				Line:  935,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:932",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:936",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b19, PTX lines 944-960
+	// b19, PTX lines 948-964
 	stencilOkFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:944",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:948",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  944,
-			}, {
-				Count: 1,
-				Line:  945,
-			}, {
-				Count: 1,
-				Line:  947,
+				Line:  948,
 			}, {
 				Count: 1,
 				Line:  949,
@@ -7886,15 +8282,21 @@ func init() {
 				Line:  957,
 			}, {
 				Count: 1,
-				Line:  958,
+				Line:  959,
 			}, {
 				Count: 1,
-				Line:  960,
+				Line:  961,
+			}, {
+				Count: 1,
+				Line:  962,
+			}, {
+				Count: 1,
+				Line:  964,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:961",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:965",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
@@ -7907,111 +8309,111 @@ func init() {
 	}}
 	stencilOkFunc.Run = stencilOkRun
 	scaleFunc.Blocks = make([]runtime.Block, 11)
-	// b0, PTX line 975
+	// b0, PTX line 979
 	scaleFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:980",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:984",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin8), PTX lines 984-984
+	// b1 ($L__func_begin8), PTX lines 988-988
 	scaleFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:984",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:988",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  984,
+				Line:  988,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:985",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:989",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp58), PTX lines 987-987
+	// b2 ($L__tmp58), PTX lines 991-991
 	scaleFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:987",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:991",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  987,
+				Line:  991,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:988",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:992",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp59), PTX lines 990-990
+	// b3 ($L__tmp59), PTX lines 994-994
 	scaleFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:990",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:994",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  990,
+				Line:  994,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:991",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:995",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp60), PTX lines 993-993
+	// b4 ($L__tmp60), PTX lines 997-997
 	scaleFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:993",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:997",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  993,
+				Line:  997,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:994",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:998",
 			Reconv:  -1,
 			Succ:    5,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp61), PTX lines 996-998; divergent, reconverges at block 6 (b6 ($L__BB8_2))
+	// b5 ($L__tmp61), PTX lines 1000-1002; divergent, reconverges at block 6 (b6 ($L__BB8_2))
 	scaleFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:996",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1000",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -8019,56 +8421,26 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  996,
-			}, {
-				Count: 1,
-				Line:  998,
-			}, {
-				Count: 1,
 				Line:  1000,
+			}, {
+				Count: 1,
+				Line:  1002,
+			}, {
+				Count: 1,
+				Line:  1004,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1000",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1004",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b6 ($L__BB8_2), PTX line 1017; ret
+	// b6 ($L__BB8_2), PTX line 1021; ret
 	scaleFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1019",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1019,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1019",
-			Reconv:  -1,
-			Succ:    10,
-			Uniform: true,
-		},
-	}
-	// b7 ($L__tmp62), PTX line 1020
-	scaleFunc.Blocks[7] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1021",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
-		},
-	}
-	// b8 ($L__func_end8), PTX line 1021; ret
-	scaleFunc.Blocks[8] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:1023",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -8086,28 +8458,46 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b9, PTX lines 1003-1016
-	scaleFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			scaleRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1003",
-		PTXInstrs: 11,
+	// b7 ($L__tmp62), PTX line 1024
+	scaleFunc.Blocks[7] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1025",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b8 ($L__func_end8), PTX line 1025; ret
+	scaleFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1027",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1003,
-			}, {
-				Count: 1,
-				Line:  1004,
-			}, {
-				Count: 1,
-				Line:  1005,
-			}, {
-				Count: 1,
-				Line:  1006,
-			}, {
+				Line:  1027,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1027",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b9, PTX lines 1007-1020
+	scaleFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1007",
+		PTXInstrs: 11,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  1007,
 			}, {
@@ -8121,18 +8511,30 @@ func init() {
 				Line:  1010,
 			}, {
 				Count: 1,
+				Line:  1011,
+			}, {
+				Count: 1,
 				Line:  1012,
+			}, {
+				Count: 1,
+				Line:  1013,
 			}, {
 				Count: 1,
 				Line:  1014,
 			}, {
 				Count: 1,
 				Line:  1016,
+			}, {
+				Count: 1,
+				Line:  1018,
+			}, {
+				Count: 1,
+				Line:  1020,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1017",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1021",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
@@ -8145,89 +8547,80 @@ func init() {
 	}}
 	scaleFunc.Run = scaleRun
 	sharedUninitFunc.Blocks = make([]runtime.Block, 8)
-	// b0, PTX line 1029
+	// b0, PTX line 1033
 	sharedUninitFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1032",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1036",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin9), PTX lines 1037-1040
+	// b1 ($L__func_begin9), PTX lines 1041-1044
 	sharedUninitFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1037",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1041",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1037,
+				Line:  1041,
 			}, {
 				Count: 1,
-				Line:  1038,
+				Line:  1042,
 			}, {
 				Count: 1,
-				Line:  1039,
+				Line:  1043,
 			}, {
 				Count: 1,
-				Line:  1040,
+				Line:  1044,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1041",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1045",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp63), PTX lines 1043-1043
+	// b2 ($L__tmp63), PTX lines 1047-1047
 	sharedUninitFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1043",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1047",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1043,
+				Line:  1047,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1044",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1048",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp64), PTX lines 1046-1053; bar.sync at line 1055
+	// b3 ($L__tmp64), PTX lines 1050-1057; bar.sync at line 1059
 	sharedUninitFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1046",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1050",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1046,
-			}, {
-				Count: 1,
-				Line:  1047,
-			}, {
-				Count: 1,
-				Line:  1048,
-			}, {
 				Count: 1,
 				Line:  1050,
 			}, {
@@ -8235,10 +8628,19 @@ func init() {
 				Line:  1051,
 			}, {
 				Count: 1,
-				Line:  1053,
+				Line:  1052,
+			}, {
+				Count: 1,
+				Line:  1054,
 			}, {
 				Count: 1,
 				Line:  1055,
+			}, {
+				Count: 1,
+				Line:  1057,
+			}, {
+				Count: 1,
+				Line:  1059,
 			}},
 		},
 		Term: runtime.Term{
@@ -8248,27 +8650,21 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1055",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1059",
 			Reconv: -1,
 			Succ:   4,
 		},
 	}
-	// b3 ($L__tmp64), PTX lines 1057-1065; ret
+	// b3 ($L__tmp64), PTX lines 1061-1069; ret
 	sharedUninitFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1057",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1061",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1057,
-			}, {
-				Count: 1,
-				Line:  1059,
-			}, {
 				Count: 1,
 				Line:  1061,
 			}, {
@@ -8280,34 +8676,10 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  1067,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1067",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
-		},
-	}
-	// b4 ($L__tmp65), PTX line 1068
-	sharedUninitFunc.Blocks[5] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1069",
-			Reconv:  -1,
-			Succ:    6,
-			Uniform: true,
-		},
-	}
-	// b5 ($L__func_end9), PTX line 1069; ret
-	sharedUninitFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1071",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
+				Count: 1,
+				Line:  1069,
+			}, {
 				Count: 1,
 				Line:  1071,
 			}},
@@ -8320,6 +8692,36 @@ func init() {
 			Uniform: true,
 		},
 	}
+	// b4 ($L__tmp65), PTX line 1072
+	sharedUninitFunc.Blocks[5] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1073",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__func_end9), PTX line 1073; ret
+	sharedUninitFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1075",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1075,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1075",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
 	// the virtual exit
 	sharedUninitFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
@@ -8327,76 +8729,76 @@ func init() {
 	}}
 	sharedUninitFunc.Run = sharedUninitRun
 	sharedInitFunc.Blocks = make([]runtime.Block, 10)
-	// b0, PTX line 1077
+	// b0, PTX line 1081
 	sharedInitFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1081",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1085",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin10), PTX lines 1086-1089
+	// b1 ($L__func_begin10), PTX lines 1090-1093
 	sharedInitFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1086",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1090",
 		PTXInstrs: 4,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1086,
+				Line:  1090,
 			}, {
 				Count: 1,
-				Line:  1087,
+				Line:  1091,
 			}, {
 				Count: 1,
-				Line:  1088,
+				Line:  1092,
 			}, {
 				Count: 1,
-				Line:  1089,
+				Line:  1093,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1090",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1094",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp66), PTX lines 1092-1092
+	// b2 ($L__tmp66), PTX lines 1096-1096
 	sharedInitFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1092",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1096",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1092,
+				Line:  1096,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1093",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1097",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp67), PTX lines 1095-1105; divergent, reconverges at block 4 (b4 ($L__BB10_2))
+	// b3 ($L__tmp67), PTX lines 1099-1109; divergent, reconverges at block 4 (b4 ($L__BB10_2))
 	sharedInitFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1095",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1099",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -8404,16 +8806,7 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1095,
-			}, {
-				Count: 1,
-				Line:  1096,
-			}, {
-				Count: 1,
-				Line:  1097,
-			}, {
-				Count: 1,
-				Line:  1098,
+				Line:  1099,
 			}, {
 				Count: 1,
 				Line:  1100,
@@ -8422,33 +8815,42 @@ func init() {
 				Line:  1101,
 			}, {
 				Count: 1,
-				Line:  1103,
+				Line:  1102,
+			}, {
+				Count: 1,
+				Line:  1104,
 			}, {
 				Count: 1,
 				Line:  1105,
 			}, {
 				Count: 1,
 				Line:  1107,
+			}, {
+				Count: 1,
+				Line:  1109,
+			}, {
+				Count: 1,
+				Line:  1111,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1107",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1111",
 			Pred:   0,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b4 ($L__BB10_2), PTX line 1113; bar.sync at line 1115
+	// b4 ($L__BB10_2), PTX line 1117; bar.sync at line 1119
 	sharedInitFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1115",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1119",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1115,
+				Line:  1119,
 			}},
 		},
 		Term: runtime.Term{
@@ -8458,27 +8860,21 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1115",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1119",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB10_2), PTX lines 1117-1126; ret
+	// b4 ($L__BB10_2), PTX lines 1121-1130; ret
 	sharedInitFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1117",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1121",
 		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1117,
-			}, {
-				Count: 1,
-				Line:  1119,
-			}, {
 				Count: 1,
 				Line:  1121,
 			}, {
@@ -8486,41 +8882,17 @@ func init() {
 				Line:  1123,
 			}, {
 				Count: 1,
-				Line:  1124,
+				Line:  1125,
 			}, {
 				Count: 1,
-				Line:  1126,
+				Line:  1127,
 			}, {
 				Count: 1,
 				Line:  1128,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1128",
-			Reconv:  -1,
-			Succ:    9,
-			Uniform: true,
-		},
-	}
-	// b5 ($L__tmp68), PTX line 1129
-	sharedInitFunc.Blocks[6] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1130",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
-		},
-	}
-	// b6 ($L__func_end10), PTX line 1130; ret
-	sharedInitFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1132",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
+				Count: 1,
+				Line:  1130,
+			}, {
 				Count: 1,
 				Line:  1132,
 			}},
@@ -8533,26 +8905,56 @@ func init() {
 			Uniform: true,
 		},
 	}
-	// b7, PTX lines 1110-1112
+	// b5 ($L__tmp68), PTX line 1133
+	sharedInitFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1134",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
+	// b6 ($L__func_end10), PTX line 1134; ret
+	sharedInitFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1136",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1136,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1136",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b7, PTX lines 1114-1116
 	sharedInitFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1110",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1114",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1110,
+				Line:  1114,
 			}, {
 				Count: 1,
-				Line:  1112,
+				Line:  1116,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1113",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1117",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
@@ -8564,153 +8966,108 @@ func init() {
 		Reconv: -1,
 	}}
 	sharedInitFunc.Run = sharedInitRun
-	syncInIfFunc.Blocks = make([]runtime.Block, 9)
-	// b0, PTX line 1137
+	syncInIfFunc.Blocks = make([]runtime.Block, 11)
+	// b0, PTX line 1141
 	syncInIfFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1141",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1145",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin11), PTX lines 1146-1146
+	// b1 ($L__func_begin11), PTX lines 1150-1151
 	syncInIfFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			syncInIfRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1146",
-		PTXInstrs: 1,
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1150",
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1146,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1147",
-			Reconv:  -1,
-			Succ:    2,
-			Uniform: true,
-		},
-	}
-	// b2 ($L__tmp69), PTX lines 1149-1149; divergent, reconverges at block 3 (b3 ($L__BB11_2))
-	syncInIfFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncInIfRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1149",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1149,
+				Line:  1150,
 			}, {
 				Count: 1,
 				Line:  1151,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    6,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1151",
-			Pred:   0,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b3 ($L__BB11_2), PTX line 1176; ret
-	syncInIfFunc.Blocks[3] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1178",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1178,
-			}},
-		},
-		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1178",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1152",
 			Reconv:  -1,
-			Succ:    8,
+			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b4 ($L__tmp70), PTX line 1179
-	syncInIfFunc.Blocks[4] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1180",
-			Reconv:  -1,
-			Succ:    5,
-			Uniform: true,
-		},
-	}
-	// b5 ($L__func_end11), PTX line 1180; ret
-	syncInIfFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1182",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1182,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1182",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
-		},
-	}
-	// b6, PTX lines 1154-1164; bar.sync at line 1166
-	syncInIfFunc.Blocks[6] = runtime.Block{
+	// b2 ($L__tmp69), PTX lines 1154-1154
+	syncInIfFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncInIfRun(w, 6, m, -1, 0)
+			syncInIfRun(w, 2, m, -1, 0)
 		}},
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:1154",
-		PTXInstrs: 9,
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  1154,
-			}, {
-				Count: 1,
-				Line:  1155,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1155",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b3 ($L__tmp70), PTX lines 1157-1160; divergent, reconverges at block 4 (b4 ($L__BB11_2))
+	syncInIfFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncInIfRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1157",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  1157,
-			}, {
-				Count: 1,
-				Line:  1158,
 			}, {
 				Count: 1,
 				Line:  1159,
 			}, {
 				Count: 1,
-				Line:  1161,
+				Line:  1160,
 			}, {
 				Count: 1,
 				Line:  1162,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    8,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1162",
+			Pred:   0,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b4 ($L__BB11_2), PTX line 1183; bar.sync at line 1185
+	syncInIfFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1185",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1164,
-			}, {
-				Count: 1,
-				Line:  1166,
+				Line:  1185,
 			}},
 		},
 		Term: runtime.Term{
@@ -8720,23 +9077,87 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1166",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1185",
 			Reconv: -1,
-			Succ:   7,
+			Succ:   5,
 		},
 	}
-	// b6, PTX lines 1167-1175
-	syncInIfFunc.Blocks[7] = runtime.Block{
+	// b4 ($L__BB11_2), PTX lines 1187-1189; ret
+	syncInIfFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncInIfRun(w, 7, m, -1, 0)
+			syncInIfRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1167",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1187",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1187,
+			}, {
+				Count: 1,
+				Line:  1189,
+			}, {
+				Count: 1,
+				Line:  1191,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1191",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__tmp71), PTX line 1192
+	syncInIfFunc.Blocks[6] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1193",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
+	// b6 ($L__func_end11), PTX line 1193; ret
+	syncInIfFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1195",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1195,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1195",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b7, PTX lines 1165-1171; bar.sync at line 1173
+	syncInIfFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncInIfRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1165",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1167,
+				Line:  1165,
+			}, {
+				Count: 1,
+				Line:  1166,
+			}, {
+				Count: 1,
+				Line:  1168,
 			}, {
 				Count: 1,
 				Line:  1169,
@@ -8745,134 +9166,7 @@ func init() {
 				Line:  1171,
 			}, {
 				Count: 1,
-				Line:  1172,
-			}, {
-				Count: 1,
 				Line:  1173,
-			}, {
-				Count: 1,
-				Line:  1175,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1176",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// the virtual exit
-	syncInIfFunc.Blocks[8] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermNone,
-		Reconv: -1,
-	}}
-	syncInIfFunc.Run = syncInIfRun
-	syncOutsideIfFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX line 1187
-	syncOutsideIfFunc.Blocks[0] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1191",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
-		},
-	}
-	// b1 ($L__func_begin12), PTX lines 1196-1197
-	syncOutsideIfFunc.Blocks[1] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 1, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1196",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1196,
-			}, {
-				Count: 1,
-				Line:  1197,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1198",
-			Reconv:  -1,
-			Succ:    2,
-			Uniform: true,
-		},
-	}
-	// b2 ($L__tmp71), PTX lines 1200-1200
-	syncOutsideIfFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1200",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1200,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1201",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// b3 ($L__tmp72), PTX lines 1203-1206; divergent, reconverges at block 4 (b4 ($L__BB12_2))
-	syncOutsideIfFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1203",
-		PTXInstrs: 5,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1203,
-			}, {
-				Count: 1,
-				Line:  1204,
-			}, {
-				Count: 1,
-				Line:  1205,
-			}, {
-				Count: 1,
-				Line:  1206,
-			}, {
-				Count: 1,
-				Line:  1208,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    9,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1208",
-			Pred:   0,
-			Reconv: 4,
-			Succ:   4,
-		},
-	}
-	// b4 ($L__BB12_2), PTX line 1216; bar.sync at line 1218
-	syncOutsideIfFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1218",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1218,
 			}},
 		},
 		Term: runtime.Term{
@@ -8882,14 +9176,176 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1218",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1173",
+			Reconv: -1,
+			Succ:   9,
+		},
+	}
+	// b7, PTX lines 1174-1182
+	syncInIfFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncInIfRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1174",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1174,
+			}, {
+				Count: 1,
+				Line:  1176,
+			}, {
+				Count: 1,
+				Line:  1178,
+			}, {
+				Count: 1,
+				Line:  1179,
+			}, {
+				Count: 1,
+				Line:  1180,
+			}, {
+				Count: 1,
+				Line:  1182,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1183",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	syncInIfFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	syncInIfFunc.Run = syncInIfRun
+	syncOutsideIfFunc.Blocks = make([]runtime.Block, 13)
+	// b0, PTX line 1200
+	syncOutsideIfFunc.Blocks[0] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1204",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b1 ($L__func_begin12), PTX lines 1209-1210
+	syncOutsideIfFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1209",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1209,
+			}, {
+				Count: 1,
+				Line:  1210,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1211",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b2 ($L__tmp72), PTX lines 1213-1213
+	syncOutsideIfFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1213",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1213,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1214",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b3 ($L__tmp73), PTX lines 1216-1219; divergent, reconverges at block 4 (b4 ($L__BB12_2))
+	syncOutsideIfFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1216",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1216,
+			}, {
+				Count: 1,
+				Line:  1217,
+			}, {
+				Count: 1,
+				Line:  1218,
+			}, {
+				Count: 1,
+				Line:  1219,
+			}, {
+				Count: 1,
+				Line:  1221,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    10,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1221",
+			Pred:   0,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b4 ($L__BB12_2), PTX line 1229; bar.sync at line 1231
+	syncOutsideIfFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1231",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1231,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1231",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b4 ($L__BB12_2), PTX line 1216; divergent, reconverges at block 6 (b5 ($L__BB12_4))
+	// b4 ($L__BB12_2), PTX line 1229; divergent, reconverges at block 6 (b5 ($L__BB12_4))
 	syncOutsideIfFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1220",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1233",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -8897,180 +9353,79 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1220,
+				Line:  1233,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    10,
+			Alt:    11,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1220",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1233",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b5 ($L__BB12_4), PTX line 1231; ret
+	// b5 ($L__BB12_4), PTX line 1244; bar.sync at line 1246
 	syncOutsideIfFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1233",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1246",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1233,
+				Line:  1246,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1233",
-			Reconv:  -1,
-			Succ:    11,
-			Uniform: true,
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1246",
+			Reconv: -1,
+			Succ:   7,
 		},
 	}
-	// b6 ($L__tmp73), PTX line 1234
+	// b5 ($L__BB12_4), PTX lines 1248-1248; ret
 	syncOutsideIfFunc.Blocks[7] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1235",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
-		},
-	}
-	// b7 ($L__func_end12), PTX line 1235; ret
-	syncOutsideIfFunc.Blocks[8] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1237",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1237,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1237",
-			Reconv:  -1,
-			Succ:    11,
-			Uniform: true,
-		},
-	}
-	// b8, PTX lines 1211-1215
-	syncOutsideIfFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 9, m, -1, 0)
+			syncOutsideIfRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1211",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1211,
-			}, {
-				Count: 1,
-				Line:  1213,
-			}, {
-				Count: 1,
-				Line:  1215,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1216",
-			Reconv:  -1,
-			Succ:    4,
-			Uniform: true,
-		},
-	}
-	// b9, PTX lines 1223-1230
-	syncOutsideIfFunc.Blocks[10] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 10, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1223",
-		PTXInstrs: 6,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.clang.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1223,
-			}, {
-				Count: 1,
-				Line:  1224,
-			}, {
-				Count: 1,
-				Line:  1225,
-			}, {
-				Count: 1,
-				Line:  1226,
-			}, {
-				Count: 1,
-				Line:  1228,
-			}, {
-				Count: 1,
-				Line:  1230,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1231",
-			Reconv:  -1,
-			Succ:    6,
-			Uniform: true,
-		},
-	}
-	// the virtual exit
-	syncOutsideIfFunc.Blocks[11] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermNone,
-		Reconv: -1,
-	}}
-	syncOutsideIfFunc.Run = syncOutsideIfRun
-	shflBadMaskFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX line 1242
-	shflBadMaskFunc.Blocks[0] = runtime.Block{
-		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1246",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
-		},
-	}
-	// b1 ($L__func_begin13), PTX lines 1250-1251
-	shflBadMaskFunc.Blocks[1] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			shflBadMaskRun(w, 1, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1250",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1248",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1250,
+				Line:  1248,
 			}, {
 				Count: 1,
-				Line:  1251,
+				Line:  1250,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1252",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1250",
 			Reconv:  -1,
-			Succ:    2,
+			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp74), PTX lines 1254-1254
-	shflBadMaskFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			shflBadMaskRun(w, 2, m, -1, 0)
-		}},
+	// b6 ($L__tmp74), PTX line 1251
+	syncOutsideIfFunc.Blocks[8] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1252",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b7 ($L__func_end12), PTX line 1252; ret
+	syncOutsideIfFunc.Blocks[9] = runtime.Block{
 		Loc:       "testdata/sanitizer/bugs.clang.ptx:1254",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
@@ -9082,18 +9437,148 @@ func init() {
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1255",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1254",
+			Reconv:  -1,
+			Succ:    12,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 1224-1228
+	syncOutsideIfFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1224",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1224,
+			}, {
+				Count: 1,
+				Line:  1226,
+			}, {
+				Count: 1,
+				Line:  1228,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1229",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// b9, PTX lines 1236-1243
+	syncOutsideIfFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1236",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1236,
+			}, {
+				Count: 1,
+				Line:  1237,
+			}, {
+				Count: 1,
+				Line:  1238,
+			}, {
+				Count: 1,
+				Line:  1239,
+			}, {
+				Count: 1,
+				Line:  1241,
+			}, {
+				Count: 1,
+				Line:  1243,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1244",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	syncOutsideIfFunc.Blocks[12] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	syncOutsideIfFunc.Run = syncOutsideIfRun
+	shflBadMaskFunc.Blocks = make([]runtime.Block, 12)
+	// b0, PTX line 1259
+	shflBadMaskFunc.Blocks[0] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1263",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b1 ($L__func_begin13), PTX lines 1267-1268
+	shflBadMaskFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflBadMaskRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1267",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1267,
+			}, {
+				Count: 1,
+				Line:  1268,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1269",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b2 ($L__tmp75), PTX lines 1271-1271
+	shflBadMaskFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			shflBadMaskRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1271",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1271,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1272",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp75), PTX lines 1257-1261; divergent, reconverges at block 7 (b6 ($L__BB13_2))
+	// b3 ($L__tmp76), PTX lines 1274-1278; divergent, reconverges at block 7 (b6 ($L__BB13_2))
 	shflBadMaskFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1257",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1274",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -9101,36 +9586,36 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1257,
+				Line:  1274,
 			}, {
 				Count: 1,
-				Line:  1258,
+				Line:  1275,
 			}, {
 				Count: 1,
-				Line:  1259,
+				Line:  1276,
 			}, {
 				Count: 1,
-				Line:  1261,
+				Line:  1278,
 			}, {
 				Count: 1,
-				Line:  1263,
+				Line:  1280,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1263",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1280",
 			Pred:   0,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b4 ($L__tmp76), PTX line 1265; the lanes wait here for those shfl.sync.down.b32 at line 1267 names
+	// b4 ($L__tmp77), PTX line 1282; the lanes wait here for those shfl.sync.down.b32 at line 1284 names
 	shflBadMaskFunc.Blocks[4] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1267",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1284",
 			Reconv: -1,
 			Succ:   5,
 			WarpSync: &runtime.WarpSync{
@@ -9141,111 +9626,111 @@ func init() {
 			},
 		},
 	}
-	// b4 ($L__tmp76), PTX lines 1267-1267
+	// b4 ($L__tmp77), PTX lines 1284-1284
 	shflBadMaskFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1267",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1284",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1267,
+				Line:  1284,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1268",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1285",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp77), PTX lines 1270-1270
+	// b5 ($L__tmp78), PTX lines 1287-1287
 	shflBadMaskFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1270",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1287",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1270,
+				Line:  1287,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1271",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1288",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__BB13_2), PTX lines 1273-1273; ret
+	// b6 ($L__BB13_2), PTX lines 1290-1290; ret
 	shflBadMaskFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1273",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1290",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1273,
+				Line:  1290,
 			}, {
 				Count: 1,
-				Line:  1275,
+				Line:  1292,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1275",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1292",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__tmp78), PTX line 1276
+	// b7 ($L__tmp79), PTX line 1293
 	shflBadMaskFunc.Blocks[8] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1277",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1294",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__func_end13), PTX line 1277; ret
+	// b8 ($L__func_end13), PTX line 1294; ret
 	shflBadMaskFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1279",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1296",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1279,
+				Line:  1296,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1279",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1296",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b9, PTX line 1263
+	// b9, PTX line 1280
 	shflBadMaskFunc.Blocks[10] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1265",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1282",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
@@ -9258,70 +9743,70 @@ func init() {
 	}}
 	shflBadMaskFunc.Run = shflBadMaskRun
 	shflGoodMaskFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX line 1284
+	// b0, PTX line 1301
 	shflGoodMaskFunc.Blocks[0] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1288",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1305",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b1 ($L__func_begin14), PTX lines 1292-1293
+	// b1 ($L__func_begin14), PTX lines 1309-1310
 	shflGoodMaskFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1292",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1309",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1292,
+				Line:  1309,
 			}, {
 				Count: 1,
-				Line:  1293,
+				Line:  1310,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1294",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1311",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b2 ($L__tmp79), PTX lines 1296-1296
+	// b2 ($L__tmp80), PTX lines 1313-1313
 	shflGoodMaskFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1296",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1313",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1296,
+				Line:  1313,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1297",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1314",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b3 ($L__tmp80), PTX lines 1299-1303; divergent, reconverges at block 7 (b6 ($L__BB14_2))
+	// b3 ($L__tmp81), PTX lines 1316-1320; divergent, reconverges at block 7 (b6 ($L__BB14_2))
 	shflGoodMaskFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1299",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1316",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -9329,36 +9814,36 @@ func init() {
 			File:       "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1299,
+				Line:  1316,
 			}, {
 				Count: 1,
-				Line:  1300,
+				Line:  1317,
 			}, {
 				Count: 1,
-				Line:  1301,
+				Line:  1318,
 			}, {
 				Count: 1,
-				Line:  1303,
+				Line:  1320,
 			}, {
 				Count: 1,
-				Line:  1305,
+				Line:  1322,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1305",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1322",
 			Pred:   0,
 			Reconv: 7,
 			Succ:   7,
 		},
 	}
-	// b4 ($L__tmp81), PTX line 1307; the lanes wait here for those shfl.sync.down.b32 at line 1309 names
+	// b4 ($L__tmp82), PTX line 1324; the lanes wait here for those shfl.sync.down.b32 at line 1326 names
 	shflGoodMaskFunc.Blocks[4] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.clang.ptx:1309",
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1326",
 			Reconv: -1,
 			Succ:   5,
 			WarpSync: &runtime.WarpSync{
@@ -9369,111 +9854,111 @@ func init() {
 			},
 		},
 	}
-	// b4 ($L__tmp81), PTX lines 1309-1309
+	// b4 ($L__tmp82), PTX lines 1326-1326
 	shflGoodMaskFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1309",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1326",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1309,
+				Line:  1326,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1310",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1327",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
 		},
 	}
-	// b5 ($L__tmp82), PTX lines 1312-1312
+	// b5 ($L__tmp83), PTX lines 1329-1329
 	shflGoodMaskFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1312",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1329",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1312,
+				Line:  1329,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1313",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1330",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b6 ($L__BB14_2), PTX lines 1315-1315; ret
+	// b6 ($L__BB14_2), PTX lines 1332-1332; ret
 	shflGoodMaskFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1315",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1332",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1315,
+				Line:  1332,
 			}, {
 				Count: 1,
-				Line:  1317,
+				Line:  1334,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1317",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1334",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b7 ($L__tmp83), PTX line 1318
+	// b7 ($L__tmp84), PTX line 1335
 	shflGoodMaskFunc.Blocks[8] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1319",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1336",
 			Reconv:  -1,
 			Succ:    9,
 			Uniform: true,
 		},
 	}
-	// b8 ($L__func_end14), PTX line 1319; ret
+	// b8 ($L__func_end14), PTX line 1336; ret
 	shflGoodMaskFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.clang.ptx:1321",
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1338",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.clang.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1321,
+				Line:  1338,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1321",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1338",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b9, PTX line 1305
+	// b9, PTX line 1322
 	shflGoodMaskFunc.Blocks[10] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.clang.ptx:1307",
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1324",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
@@ -9485,9 +9970,828 @@ func init() {
 		Reconv: -1,
 	}}
 	shflGoodMaskFunc.Run = shflGoodMaskRun
+	flagNofenceFunc.Blocks = make([]runtime.Block, 18)
+	// b0, PTX line 1343
+	flagNofenceFunc.Blocks[0] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1347",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b1 ($L__func_begin15), PTX lines 1354-1354
+	flagNofenceFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1354",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1354,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1355",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b2 ($L__tmp85), PTX lines 1357-1357; divergent, reconverges at block 3 (b3 ($L__BB15_2))
+	flagNofenceFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1357",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1357,
+			}, {
+				Count: 1,
+				Line:  1359,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    13,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1359",
+			Pred:   0,
+			Reconv: 3,
+			Succ:   3,
+		},
+	}
+	// b3 ($L__BB15_2), PTX line 1365; bar.sync at line 1367
+	flagNofenceFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1367",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1367,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1367",
+			Reconv: -1,
+			Succ:   4,
+		},
+	}
+	// b3 ($L__BB15_2), PTX line 1365; divergent, reconverges at block 10 (b9 ($L__BB15_8))
+	flagNofenceFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1369",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1369,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    14,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1369",
+			Pred:   0,
+			Reconv: 10,
+			Succ:   5,
+		},
+	}
+	// b4 ($L__BB15_6), PTX line 1371
+	flagNofenceFunc.Blocks[5] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1372",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__tmp86), PTX lines 1374-1374
+	flagNofenceFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1374",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1374,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1375",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
+	// b6 ($L__tmp87), PTX lines 1377-1379; divergent, reconverges at block 10 (b9 ($L__BB15_8))
+	flagNofenceFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1377",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1377,
+			}, {
+				Count: 1,
+				Line:  1379,
+			}, {
+				Count: 1,
+				Line:  1381,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    15,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1381",
+			Pred:   1,
+			Reconv: 10,
+			Succ:   10,
+		},
+	}
+	// b7 ($L__BB15_3), PTX lines 1393-1394
+	flagNofenceFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1393",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1393,
+			}, {
+				Count: 1,
+				Line:  1394,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1395",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b8 ($L__BB15_4), PTX lines 1397-1399; divergent, reconverges at block 16 (b15)
+	flagNofenceFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1397",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1397,
+			}, {
+				Count: 1,
+				Line:  1399,
+			}, {
+				Count: 1,
+				Line:  1401,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1401",
+			Pred:   2,
+			Reconv: 16,
+			Succ:   9,
+		},
+	}
+	// b9 ($L__BB15_8), PTX line 1407; ret
+	flagNofenceFunc.Blocks[10] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1409",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1409,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1409",
+			Reconv:  -1,
+			Succ:    17,
+			Uniform: true,
+		},
+	}
+	// b10 ($L__tmp88), PTX line 1410
+	flagNofenceFunc.Blocks[11] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1411",
+			Reconv:  -1,
+			Succ:    12,
+			Uniform: true,
+		},
+	}
+	// b11 ($L__func_end15), PTX line 1411; ret
+	flagNofenceFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1413",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1413,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1413",
+			Reconv:  -1,
+			Succ:    17,
+			Uniform: true,
+		},
+	}
+	// b12, PTX lines 1362-1364
+	flagNofenceFunc.Blocks[13] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 13, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1362",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1362,
+			}, {
+				Count: 1,
+				Line:  1364,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1365",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b13, PTX line 1369
+	flagNofenceFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1370",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1370,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1370",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 1384-1389
+	flagNofenceFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1384",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1384,
+			}, {
+				Count: 1,
+				Line:  1386,
+			}, {
+				Count: 1,
+				Line:  1387,
+			}, {
+				Count: 1,
+				Line:  1389,
+			}, {
+				Count: 1,
+				Line:  1390,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1390",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b15, PTX lines 1404-1406
+	flagNofenceFunc.Blocks[16] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 16, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1404",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1404,
+			}, {
+				Count: 1,
+				Line:  1406,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1407",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	flagNofenceFunc.Blocks[17] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	flagNofenceFunc.Run = flagNofenceRun
+	flagFenceFunc.Blocks = make([]runtime.Block, 20)
+	// b0, PTX line 1418
+	flagFenceFunc.Blocks[0] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1422",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b1 ($L__func_begin16), PTX lines 1429-1429
+	flagFenceFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1429",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1429,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1430",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b2 ($L__tmp89), PTX lines 1432-1432; divergent, reconverges at block 3 (b3 ($L__BB16_2))
+	flagFenceFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1432",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1432,
+			}, {
+				Count: 1,
+				Line:  1434,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    15,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1434",
+			Pred:   0,
+			Reconv: 3,
+			Succ:   3,
+		},
+	}
+	// b3 ($L__BB16_2), PTX line 1440; bar.sync at line 1442
+	flagFenceFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1442",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1442,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1442",
+			Reconv: -1,
+			Succ:   4,
+		},
+	}
+	// b3 ($L__BB16_2), PTX line 1440; divergent, reconverges at block 12 (b11 ($L__BB16_8))
+	flagFenceFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1444",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1444,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1444",
+			Pred:   0,
+			Reconv: 12,
+			Succ:   5,
+		},
+	}
+	// b4 ($L__BB16_6), PTX line 1446
+	flagFenceFunc.Blocks[5] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1447",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__tmp90), PTX lines 1449-1449
+	flagFenceFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1449",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1449,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1450",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
+	// b6 ($L__tmp91), PTX lines 1452-1454; divergent, reconverges at block 12 (b11 ($L__BB16_8))
+	flagFenceFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1452",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1452,
+			}, {
+				Count: 1,
+				Line:  1454,
+			}, {
+				Count: 1,
+				Line:  1456,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    17,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1456",
+			Pred:   1,
+			Reconv: 12,
+			Succ:   12,
+		},
+	}
+	// b7 ($L__tmp92), PTX lines 1464-1465
+	flagFenceFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1464",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1464,
+			}, {
+				Count: 1,
+				Line:  1465,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1466",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b8 ($L__tmp93), PTX lines 1468-1468
+	flagFenceFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1468",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1468,
+			}, {
+				Count: 1,
+				Line:  1469,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1469",
+			Reconv:  -1,
+			Succ:    12,
+			Uniform: true,
+		},
+	}
+	// b9 ($L__BB16_3), PTX lines 1472-1473
+	flagFenceFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1472",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1472,
+			}, {
+				Count: 1,
+				Line:  1473,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1474",
+			Reconv:  -1,
+			Succ:    11,
+			Uniform: true,
+		},
+	}
+	// b10 ($L__BB16_4), PTX lines 1476-1478; divergent, reconverges at block 18 (b17)
+	flagFenceFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1476",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1476,
+			}, {
+				Count: 1,
+				Line:  1478,
+			}, {
+				Count: 1,
+				Line:  1480,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    18,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.clang.ptx:1480",
+			Pred:   2,
+			Reconv: 18,
+			Succ:   11,
+		},
+	}
+	// b11 ($L__BB16_8), PTX line 1486; ret
+	flagFenceFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1488",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1488,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1488",
+			Reconv:  -1,
+			Succ:    19,
+			Uniform: true,
+		},
+	}
+	// b12 ($L__tmp94), PTX line 1489
+	flagFenceFunc.Blocks[13] = runtime.Block{
+		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.clang.ptx"},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1490",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b13 ($L__func_end16), PTX line 1490; ret
+	flagFenceFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1492",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1492,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1492",
+			Reconv:  -1,
+			Succ:    19,
+			Uniform: true,
+		},
+	}
+	// b14, PTX lines 1437-1439
+	flagFenceFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1437",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1437,
+			}, {
+				Count: 1,
+				Line:  1439,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1440",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b15, PTX line 1444
+	flagFenceFunc.Blocks[16] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1445",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1445,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1445",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b16, PTX lines 1459-1461
+	flagFenceFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1459",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1459,
+			}, {
+				Count: 1,
+				Line:  1461,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1462",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b17, PTX lines 1483-1485
+	flagFenceFunc.Blocks[18] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 18, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.clang.ptx:1483",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.clang.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1483,
+			}, {
+				Count: 1,
+				Line:  1485,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.clang.ptx:1486",
+			Reconv:  -1,
+			Succ:    12,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	flagFenceFunc.Blocks[19] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	flagFenceFunc.Run = flagFenceRun
 }
 
-// ReduceMissingSync launches PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.clang.ptx:23) on dev with the launch configuration cfg. Parameters: param0 is reduce_missing_sync_param_0, param1 is reduce_missing_sync_param_1.
+// ReduceMissingSync launches PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.clang.ptx:27) on dev with the launch configuration cfg. Parameters: param0 is reduce_missing_sync_param_0, param1 is reduce_missing_sync_param_1.
 func ReduceMissingSync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9495,7 +10799,7 @@ func ReduceMissingSync(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, reduceMissingSyncFunc, cfg, p[:])
 }
 
-// ReduceOk launches PTX kernel reduce_ok (testdata/sanitizer/bugs.clang.ptx:163) on dev with the launch configuration cfg. Parameters: param0 is reduce_ok_param_0, param1 is reduce_ok_param_1.
+// ReduceOk launches PTX kernel reduce_ok (testdata/sanitizer/bugs.clang.ptx:167) on dev with the launch configuration cfg. Parameters: param0 is reduce_ok_param_0, param1 is reduce_ok_param_1.
 func ReduceOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9503,7 +10807,7 @@ func ReduceOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, reduceOkFunc, cfg, p[:])
 }
 
-// WarpReduceNosync launches PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.clang.ptx:306) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_nosync_param_0, param1 is warp_reduce_nosync_param_1.
+// WarpReduceNosync launches PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.clang.ptx:310) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_nosync_param_0, param1 is warp_reduce_nosync_param_1.
 func WarpReduceNosync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9511,7 +10815,7 @@ func WarpReduceNosync(ctx context.Context, dev *runtime.Device, cfg runtime.Laun
 	return dev.Launch(ctx, Module, warpReduceNosyncFunc, cfg, p[:])
 }
 
-// WarpReduceSync launches PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.clang.ptx:403) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_sync_param_0, param1 is warp_reduce_sync_param_1.
+// WarpReduceSync launches PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.clang.ptx:407) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_sync_param_0, param1 is warp_reduce_sync_param_1.
 func WarpReduceSync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9519,7 +10823,7 @@ func WarpReduceSync(ctx context.Context, dev *runtime.Device, cfg runtime.Launch
 	return dev.Launch(ctx, Module, warpReduceSyncFunc, cfg, p[:])
 }
 
-// HistogramPlain launches PTX kernel histogram_plain (testdata/sanitizer/bugs.clang.ptx:546) on dev with the launch configuration cfg. Parameters: param0 is histogram_plain_param_0, param1 is histogram_plain_param_1, param2 is histogram_plain_param_2.
+// HistogramPlain launches PTX kernel histogram_plain (testdata/sanitizer/bugs.clang.ptx:550) on dev with the launch configuration cfg. Parameters: param0 is histogram_plain_param_0, param1 is histogram_plain_param_1, param2 is histogram_plain_param_2.
 func HistogramPlain(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9528,7 +10832,7 @@ func HistogramPlain(ctx context.Context, dev *runtime.Device, cfg runtime.Launch
 	return dev.Launch(ctx, Module, histogramPlainFunc, cfg, p[:])
 }
 
-// HistogramAtomic launches PTX kernel histogram_atomic (testdata/sanitizer/bugs.clang.ptx:638) on dev with the launch configuration cfg. Parameters: param0 is histogram_atomic_param_0, param1 is histogram_atomic_param_1, param2 is histogram_atomic_param_2.
+// HistogramAtomic launches PTX kernel histogram_atomic (testdata/sanitizer/bugs.clang.ptx:642) on dev with the launch configuration cfg. Parameters: param0 is histogram_atomic_param_0, param1 is histogram_atomic_param_1, param2 is histogram_atomic_param_2.
 func HistogramAtomic(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9537,7 +10841,7 @@ func HistogramAtomic(ctx context.Context, dev *runtime.Device, cfg runtime.Launc
 	return dev.Launch(ctx, Module, histogramAtomicFunc, cfg, p[:])
 }
 
-// StencilEarly launches PTX kernel stencil_early (testdata/sanitizer/bugs.clang.ptx:730) on dev with the launch configuration cfg. Parameters: param0 is stencil_early_param_0, param1 is stencil_early_param_1, param2 is stencil_early_param_2.
+// StencilEarly launches PTX kernel stencil_early (testdata/sanitizer/bugs.clang.ptx:734) on dev with the launch configuration cfg. Parameters: param0 is stencil_early_param_0, param1 is stencil_early_param_1, param2 is stencil_early_param_2.
 func StencilEarly(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9546,7 +10850,7 @@ func StencilEarly(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, stencilEarlyFunc, cfg, p[:])
 }
 
-// StencilOk launches PTX kernel stencil_ok (testdata/sanitizer/bugs.clang.ptx:849) on dev with the launch configuration cfg. Parameters: param0 is stencil_ok_param_0, param1 is stencil_ok_param_1, param2 is stencil_ok_param_2.
+// StencilOk launches PTX kernel stencil_ok (testdata/sanitizer/bugs.clang.ptx:853) on dev with the launch configuration cfg. Parameters: param0 is stencil_ok_param_0, param1 is stencil_ok_param_1, param2 is stencil_ok_param_2.
 func StencilOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9555,7 +10859,7 @@ func StencilOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, stencilOkFunc, cfg, p[:])
 }
 
-// Scale launches PTX kernel scale (testdata/sanitizer/bugs.clang.ptx:969) on dev with the launch configuration cfg. Parameters: param0 is scale_param_0, param1 is scale_param_1, param2 is scale_param_2, param3 is scale_param_3.
+// Scale launches PTX kernel scale (testdata/sanitizer/bugs.clang.ptx:973) on dev with the launch configuration cfg. Parameters: param0 is scale_param_0, param1 is scale_param_1, param2 is scale_param_2, param3 is scale_param_3.
 func Scale(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 float32, param3 uint32) error {
 	var p [24]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9565,7 +10869,7 @@ func Scale(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	return dev.Launch(ctx, Module, scaleFunc, cfg, p[:])
 }
 
-// SharedUninit launches PTX kernel shared_uninit (testdata/sanitizer/bugs.clang.ptx:1025) on dev with the launch configuration cfg. Parameters: param0 is shared_uninit_param_0, param1 is shared_uninit_param_1.
+// SharedUninit launches PTX kernel shared_uninit (testdata/sanitizer/bugs.clang.ptx:1029) on dev with the launch configuration cfg. Parameters: param0 is shared_uninit_param_0, param1 is shared_uninit_param_1.
 func SharedUninit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9573,7 +10877,7 @@ func SharedUninit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, sharedUninitFunc, cfg, p[:])
 }
 
-// SharedInit launches PTX kernel shared_init (testdata/sanitizer/bugs.clang.ptx:1073) on dev with the launch configuration cfg. Parameters: param0 is shared_init_param_0, param1 is shared_init_param_1.
+// SharedInit launches PTX kernel shared_init (testdata/sanitizer/bugs.clang.ptx:1077) on dev with the launch configuration cfg. Parameters: param0 is shared_init_param_0, param1 is shared_init_param_1.
 func SharedInit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -9581,32 +10885,46 @@ func SharedInit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, sharedInitFunc, cfg, p[:])
 }
 
-// SyncInIf launches PTX kernel sync_in_if (testdata/sanitizer/bugs.clang.ptx:1134) on dev with the launch configuration cfg. Parameters: param0 is sync_in_if_param_0.
+// SyncInIf launches PTX kernel sync_in_if (testdata/sanitizer/bugs.clang.ptx:1138) on dev with the launch configuration cfg. Parameters: param0 is sync_in_if_param_0.
 func SyncInIf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, syncInIfFunc, cfg, p[:])
 }
 
-// SyncOutsideIf launches PTX kernel sync_outside_if (testdata/sanitizer/bugs.clang.ptx:1184) on dev with the launch configuration cfg. Parameters: param0 is sync_outside_if_param_0.
+// SyncOutsideIf launches PTX kernel sync_outside_if (testdata/sanitizer/bugs.clang.ptx:1197) on dev with the launch configuration cfg. Parameters: param0 is sync_outside_if_param_0.
 func SyncOutsideIf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, syncOutsideIfFunc, cfg, p[:])
 }
 
-// ShflBadMask launches PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.clang.ptx:1239) on dev with the launch configuration cfg. Parameters: param0 is shfl_bad_mask_param_0.
+// ShflBadMask launches PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.clang.ptx:1256) on dev with the launch configuration cfg. Parameters: param0 is shfl_bad_mask_param_0.
 func ShflBadMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, shflBadMaskFunc, cfg, p[:])
 }
 
-// ShflGoodMask launches PTX kernel shfl_good_mask (testdata/sanitizer/bugs.clang.ptx:1281) on dev with the launch configuration cfg. Parameters: param0 is shfl_good_mask_param_0.
+// ShflGoodMask launches PTX kernel shfl_good_mask (testdata/sanitizer/bugs.clang.ptx:1298) on dev with the launch configuration cfg. Parameters: param0 is shfl_good_mask_param_0.
 func ShflGoodMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, shflGoodMaskFunc, cfg, p[:])
+}
+
+// FlagNofence launches PTX kernel flag_nofence (testdata/sanitizer/bugs.clang.ptx:1340) on dev with the launch configuration cfg. Parameters: param0 is flag_nofence_param_0.
+func FlagNofence(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	return dev.Launch(ctx, Module, flagNofenceFunc, cfg, p[:])
+}
+
+// FlagFence launches PTX kernel flag_fence (testdata/sanitizer/bugs.clang.ptx:1415) on dev with the launch configuration cfg. Parameters: param0 is flag_fence_param_0.
+func FlagFence(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	return dev.Launch(ctx, Module, flagFenceFunc, cfg, p[:])
 }
 
 // reduceMissingSyncRun runs blocks of kernel reduce_missing_sync for the lanes m from block pc, following jumps and branches all of them take
@@ -9671,7 +10989,7 @@ func reduceMissingSyncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 27
+		// b0, PTX line 31
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -9680,7 +10998,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin0), PTX lines 37-38
+		// b1 ($L__func_begin0), PTX lines 41-42
 		reduceMissingSyncBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9693,7 +11011,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp0), PTX lines 41-41
+		// b2 ($L__tmp0), PTX lines 45-45
 		reduceMissingSyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9706,7 +11024,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp1), PTX lines 44-44
+		// b3 ($L__tmp1), PTX lines 48-48
 		reduceMissingSyncBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9719,7 +11037,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp2), PTX lines 47-61; divergent, reconverges at block 5 (b5 ($L__BB0_2))
+		// b4 ($L__tmp2), PTX lines 51-65; divergent, reconverges at block 5 (b5 ($L__BB0_2))
 		reduceMissingSyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9753,12 +11071,12 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__BB0_2), PTX line 70; bar.sync at line 72
+		// b5 ($L__BB0_2), PTX line 74; bar.sync at line 76
 		return pc, budget
 	}
 block6:
 	{
-		// b5 ($L__BB0_2), PTX lines 74-74; divergent, reconverges at block 7 (b6 ($L__BB0_4))
+		// b5 ($L__BB0_2), PTX lines 78-78; divergent, reconverges at block 7 (b6 ($L__BB0_4))
 		reduceMissingSyncBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9792,12 +11110,12 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB0_4), PTX line 84; bar.sync at line 86
+		// b6 ($L__BB0_4), PTX line 88; bar.sync at line 90
 		return pc, budget
 	}
 block8:
 	{
-		// b6 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 9 (b7 ($L__BB0_6))
+		// b6 ($L__BB0_4), PTX lines 92-92; divergent, reconverges at block 9 (b7 ($L__BB0_6))
 		reduceMissingSyncBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9831,12 +11149,12 @@ block8:
 	}
 block9:
 	{
-		// b7 ($L__BB0_6), PTX line 98; bar.sync at line 100
+		// b7 ($L__BB0_6), PTX line 102; bar.sync at line 104
 		return pc, budget
 	}
 block10:
 	{
-		// b7 ($L__BB0_6), PTX lines 102-102; divergent, reconverges at block 11 (b8 ($L__BB0_8))
+		// b7 ($L__BB0_6), PTX lines 106-106; divergent, reconverges at block 11 (b8 ($L__BB0_8))
 		reduceMissingSyncBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9870,12 +11188,12 @@ block10:
 	}
 block11:
 	{
-		// b8 ($L__BB0_8), PTX line 112; bar.sync at line 114
+		// b8 ($L__BB0_8), PTX line 116; bar.sync at line 118
 		return pc, budget
 	}
 block12:
 	{
-		// b8 ($L__BB0_8), PTX lines 116-116; divergent, reconverges at block 13 (b9 ($L__BB0_10))
+		// b8 ($L__BB0_8), PTX lines 120-120; divergent, reconverges at block 13 (b9 ($L__BB0_10))
 		reduceMissingSyncBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9909,12 +11227,12 @@ block12:
 	}
 block13:
 	{
-		// b9 ($L__BB0_10), PTX line 126; bar.sync at line 128
+		// b9 ($L__BB0_10), PTX line 130; bar.sync at line 132
 		return pc, budget
 	}
 block14:
 	{
-		// b9 ($L__BB0_10), PTX lines 130-130; divergent, reconverges at block 15 (b10 ($L__BB0_12))
+		// b9 ($L__BB0_10), PTX lines 134-134; divergent, reconverges at block 15 (b10 ($L__BB0_12))
 		reduceMissingSyncBlock14(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9948,12 +11266,12 @@ block14:
 	}
 block15:
 	{
-		// b10 ($L__BB0_12), PTX line 140; bar.sync at line 142
+		// b10 ($L__BB0_12), PTX line 144; bar.sync at line 146
 		return pc, budget
 	}
 block16:
 	{
-		// b10 ($L__BB0_12), PTX line 140; divergent, reconverges at block 17 (b11 ($L__BB0_14))
+		// b10 ($L__BB0_12), PTX line 144; divergent, reconverges at block 17 (b11 ($L__BB0_14))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 17 || budget <= 1 {
@@ -9983,12 +11301,12 @@ block16:
 	}
 block17:
 	{
-		// b11 ($L__BB0_14), PTX line 155; ret
+		// b11 ($L__BB0_14), PTX line 159; ret
 		return pc, budget
 	}
 block18:
 	{
-		// b12 ($L__tmp3), PTX line 158
+		// b12 ($L__tmp3), PTX line 162
 		if stop == 19 || budget <= 1 {
 			return pc, budget
 		}
@@ -9997,12 +11315,12 @@ block18:
 	}
 block19:
 	{
-		// b13 ($L__func_end0), PTX line 159; ret
+		// b13 ($L__func_end0), PTX line 163; ret
 		return pc, budget
 	}
 block20:
 	{
-		// b14, PTX lines 66-69
+		// b14, PTX lines 70-73
 		reduceMissingSyncBlock20(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10015,7 +11333,7 @@ block20:
 	}
 block21:
 	{
-		// b15, PTX lines 79-83
+		// b15, PTX lines 83-87
 		reduceMissingSyncBlock21(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10028,7 +11346,7 @@ block21:
 	}
 block22:
 	{
-		// b16, PTX lines 93-97
+		// b16, PTX lines 97-101
 		reduceMissingSyncBlock22(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10041,7 +11359,7 @@ block22:
 	}
 block23:
 	{
-		// b17, PTX lines 107-111
+		// b17, PTX lines 111-115
 		reduceMissingSyncBlock23(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10054,7 +11372,7 @@ block23:
 	}
 block24:
 	{
-		// b18, PTX lines 121-125
+		// b18, PTX lines 125-129
 		reduceMissingSyncBlock24(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10067,7 +11385,7 @@ block24:
 	}
 block25:
 	{
-		// b19, PTX lines 135-139
+		// b19, PTX lines 139-143
 		reduceMissingSyncBlock25(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10080,7 +11398,7 @@ block25:
 	}
 block26:
 	{
-		// b20, PTX lines 147-154
+		// b20, PTX lines 151-158
 		reduceMissingSyncBlock26(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10094,7 +11412,7 @@ block26:
 }
 
 // reduceMissingSyncBlock1 runs block 1 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin0), PTX lines 37-38
+// b1 ($L__func_begin0), PTX lines 41-42
 func reduceMissingSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -10106,36 +11424,36 @@ func reduceMissingSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 37: ld.param.u64
+	// PTX line 41: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:37")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:41")
 	}
-	// PTX line 38: cvta.to.global.u64, warp-uniform
+	// PTX line 42: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // reduceMissingSyncBlock2 runs block 2 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp0), PTX lines 41-41
+// b2 ($L__tmp0), PTX lines 45-45
 func reduceMissingSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 41: lane-local, one loop over the lanes
+	// PTX lines 45: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 41: mov.u32
+				// 45: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 41: mov.u32
+				// 45: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -10144,17 +11462,17 @@ func reduceMissingSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock3 runs block 3 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp1), PTX lines 44-44
+// b3 ($L__tmp1), PTX lines 48-48
 func reduceMissingSyncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX line 44: mov.u32, warp-uniform
+	// PTX line 48: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u1)
 	_ = u1
 }
 
 // reduceMissingSyncBlock4 runs block 4 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp2), PTX lines 47-61; divergent, reconverges at block 5 (b5 ($L__BB0_2))
+// b4 ($L__tmp2), PTX lines 51-65; divergent, reconverges at block 5 (b5 ($L__BB0_2))
 func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -10166,30 +11484,30 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
 	k3 := uint64(0x1f)
-	// PTX lines 47, 49, 51, 52: lane-local, one loop over the lanes
+	// PTX lines 51, 53, 55, 56: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 47: shl.b32
+				// 51: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				// 49: add.s32
+				// 53: add.s32
 				v2 := uint64(uint32(v1) + uint32(r2[l]))
-				// 51: mul.wide.u32
+				// 55: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 52: add.s64
+				// 56: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r7[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 47: shl.b32
+				// 51: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				// 49: add.s32
+				// 53: add.s32
 				v2 := uint64(uint32(v1) + uint32(r2[l]))
-				// 51: mul.wide.u32
+				// 55: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 52: add.s64
+				// 56: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r7[l] = v4
 			}
@@ -10205,26 +11523,26 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 53: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:53")
-	// PTX line 56: mov.u64, warp-uniform
+	// PTX line 57: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:57")
+	// PTX line 60: mov.u64, warp-uniform
 	u6 := uint64(k2)
-	// PTX lines 55, 57: lane-local, one loop over the lanes
+	// PTX lines 59, 61: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 55: mul.wide.u32
+				// 59: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
-				// 57: add.s64
+				// 61: add.s64
 				v7 := uint64(uint64(u6) + uint64(v5))
 				r11[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 55: mul.wide.u32
+				// 59: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
-				// 57: add.s64
+				// 61: add.s64
 				v7 := uint64(uint64(u6) + uint64(v5))
 				r11[l] = v7
 			}
@@ -10240,18 +11558,18 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 59: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r8, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:59")
-	// PTX lines 61: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 63: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r8, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:63")
+	// PTX lines 65: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 61: setp.gt.u32
+		// 65: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k3)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 61: setp.gt.u32
+				// 65: setp.gt.u32
 				c8t := uint32(r2[l]) > uint32(k3)
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -10263,7 +11581,7 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 61: setp.gt.u32
+				// 65: setp.gt.u32
 				c8t := uint32(r2[l]) > uint32(k3)
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -10278,20 +11596,20 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock6 runs block 6 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB0_2), PTX lines 74-74; divergent, reconverges at block 7 (b6 ($L__BB0_4))
+// b5 ($L__BB0_2), PTX lines 78-78; divergent, reconverges at block 7 (b6 ($L__BB0_4))
 func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0xf)
-	// PTX lines 74: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 78: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 74: setp.gt.u32
+		// 78: setp.gt.u32
 		w.P[1] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 74: setp.gt.u32
+				// 78: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10303,7 +11621,7 @@ func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 74: setp.gt.u32
+				// 78: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10318,20 +11636,20 @@ func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock8 runs block 8 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 9 (b7 ($L__BB0_6))
+// b6 ($L__BB0_4), PTX lines 92-92; divergent, reconverges at block 9 (b7 ($L__BB0_6))
 func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x7)
-	// PTX lines 88: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 92: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 88: setp.gt.u32
+		// 92: setp.gt.u32
 		w.P[2] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 88: setp.gt.u32
+				// 92: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10343,7 +11661,7 @@ func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 88: setp.gt.u32
+				// 92: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10358,20 +11676,20 @@ func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock10 runs block 10 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB0_6), PTX lines 102-102; divergent, reconverges at block 11 (b8 ($L__BB0_8))
+// b7 ($L__BB0_6), PTX lines 106-106; divergent, reconverges at block 11 (b8 ($L__BB0_8))
 func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x3)
-	// PTX lines 102: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 106: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 102: setp.gt.u32
+		// 106: setp.gt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 102: setp.gt.u32
+				// 106: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10383,7 +11701,7 @@ func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 102: setp.gt.u32
+				// 106: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10398,20 +11716,20 @@ func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock12 runs block 12 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB0_8), PTX lines 116-116; divergent, reconverges at block 13 (b9 ($L__BB0_10))
+// b8 ($L__BB0_8), PTX lines 120-120; divergent, reconverges at block 13 (b9 ($L__BB0_10))
 func reduceMissingSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	// PTX lines 116: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 120: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 116: setp.gt.u32
+		// 120: setp.gt.u32
 		w.P[4] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 116: setp.gt.u32
+				// 120: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10423,7 +11741,7 @@ func reduceMissingSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 116: setp.gt.u32
+				// 120: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10438,20 +11756,20 @@ func reduceMissingSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock14 runs block 14 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB0_10), PTX lines 130-130; divergent, reconverges at block 15 (b10 ($L__BB0_12))
+// b9 ($L__BB0_10), PTX lines 134-134; divergent, reconverges at block 15 (b10 ($L__BB0_12))
 func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 130: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 134: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r2[31]))-int64(int32(r2[0])) == 31 && w.TidLinear {
-		// 130: setp.ne.s32
+		// 134: setp.ne.s32
 		w.P[5] = runtime.StepMask(int64(int32(r2[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 130: setp.ne.s32
+				// 134: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10463,7 +11781,7 @@ func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 130: setp.ne.s32
+				// 134: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10478,7 +11796,7 @@ func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock20 runs block 20 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 66-69
+// b14, PTX lines 70-73
 func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r11 := w.Reg(11)
@@ -10494,13 +11812,13 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 66: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:66")
-	// PTX lines 68: lane-local, one loop over the lanes
+	// PTX line 70: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:70")
+	// PTX lines 72: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 68: add.f32
+				// 72: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r12[l])) + math.Float32frombits(uint32(r8[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10509,7 +11827,7 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 68: add.f32
+				// 72: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r12[l])) + math.Float32frombits(uint32(r8[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10527,12 +11845,12 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 69: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r13, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:69")
+	// PTX line 73: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r13, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:73")
 }
 
 // reduceMissingSyncBlock21 runs block 21 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 79-83
+// b15, PTX lines 83-87
 func reduceMissingSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r14 := w.Reg(14)
@@ -10548,8 +11866,8 @@ func reduceMissingSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 79: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r14, r11, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:79")
+	// PTX line 83: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r14, r11, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:83")
 	w.CheckMem(checkSites[5], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10560,13 +11878,13 @@ func reduceMissingSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 81: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r15, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:81")
-	// PTX lines 82: lane-local, one loop over the lanes
+	// PTX line 85: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r15, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:85")
+	// PTX lines 86: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 82: add.f32
+				// 86: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r14[l])) + math.Float32frombits(uint32(r15[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10575,7 +11893,7 @@ func reduceMissingSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 82: add.f32
+				// 86: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r14[l])) + math.Float32frombits(uint32(r15[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10593,12 +11911,12 @@ func reduceMissingSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 83: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r16, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:83")
+	// PTX line 87: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r16, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:87")
 }
 
 // reduceMissingSyncBlock22 runs block 22 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 93-97
+// b16, PTX lines 97-101
 func reduceMissingSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r17 := w.Reg(17)
@@ -10614,8 +11932,8 @@ func reduceMissingSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 93: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r11, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:93")
+	// PTX line 97: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r17, r11, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:97")
 	w.CheckMem(checkSites[8], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10626,13 +11944,13 @@ func reduceMissingSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 95: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:95")
-	// PTX lines 96: lane-local, one loop over the lanes
+	// PTX line 99: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r18, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:99")
+	// PTX lines 100: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 96: add.f32
+				// 100: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r18[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10641,7 +11959,7 @@ func reduceMissingSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 96: add.f32
+				// 100: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r18[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10659,12 +11977,12 @@ func reduceMissingSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 97: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r19, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:97")
+	// PTX line 101: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r19, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:101")
 }
 
 // reduceMissingSyncBlock23 runs block 23 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 107-111
+// b17, PTX lines 111-115
 func reduceMissingSyncBlock23(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r20 := w.Reg(20)
@@ -10680,8 +11998,8 @@ func reduceMissingSyncBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 107: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r11, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:107")
+	// PTX line 111: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r20, r11, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:111")
 	w.CheckMem(checkSites[11], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10692,13 +12010,13 @@ func reduceMissingSyncBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 109: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:109")
-	// PTX lines 110: lane-local, one loop over the lanes
+	// PTX line 113: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r21, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:113")
+	// PTX lines 114: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 110: add.f32
+				// 114: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r21[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10707,7 +12025,7 @@ func reduceMissingSyncBlock23(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: add.f32
+				// 114: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r21[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10725,12 +12043,12 @@ func reduceMissingSyncBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 111: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r22, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:111")
+	// PTX line 115: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r22, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:115")
 }
 
 // reduceMissingSyncBlock24 runs block 24 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 121-125
+// b18, PTX lines 125-129
 func reduceMissingSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r23 := w.Reg(23)
@@ -10746,8 +12064,8 @@ func reduceMissingSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 121: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r11, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:121")
+	// PTX line 125: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r23, r11, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:125")
 	w.CheckMem(checkSites[14], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10758,13 +12076,13 @@ func reduceMissingSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 123: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:123")
-	// PTX lines 124: lane-local, one loop over the lanes
+	// PTX line 127: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r24, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:127")
+	// PTX lines 128: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 124: add.f32
+				// 128: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10773,7 +12091,7 @@ func reduceMissingSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 124: add.f32
+				// 128: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10791,12 +12109,12 @@ func reduceMissingSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 125: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r25, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:125")
+	// PTX line 129: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r25, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:129")
 }
 
 // reduceMissingSyncBlock25 runs block 25 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b19, PTX lines 135-139
+// b19, PTX lines 139-143
 func reduceMissingSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r27 := w.Reg(27)
@@ -10811,8 +12129,8 @@ func reduceMissingSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 135: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:135")
+	// PTX line 139: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:139")
 	w.CheckMem(checkSites[17], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10823,13 +12141,13 @@ func reduceMissingSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 137: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r27, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:137")
-	// PTX lines 138: lane-local, one loop over the lanes
+	// PTX line 141: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r27, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:141")
+	// PTX lines 142: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 138: add.f32
+				// 142: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r27[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -10838,7 +12156,7 @@ func reduceMissingSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 138: add.f32
+				// 142: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r27[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -10856,12 +12174,12 @@ func reduceMissingSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 139: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r28, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:139")
+	// PTX line 143: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r28, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:143")
 }
 
 // reduceMissingSyncBlock26 runs block 26 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b20, PTX lines 147-154
+// b20, PTX lines 151-158
 func reduceMissingSyncBlock26(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r32 := w.Reg(32)
@@ -10876,31 +12194,31 @@ func reduceMissingSyncBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 147: ld.param.u64
+	// PTX line 151: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:147")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:151")
 	}
-	// PTX line 148: cvta.to.global.u64, warp-uniform
+	// PTX line 152: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 149, 150: lane-local, one loop over the lanes
+	// PTX lines 153, 154: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 149: mul.wide.u32
+				// 153: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 150: add.s64
+				// 154: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r32[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 149: mul.wide.u32
+				// 153: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 150: add.s64
+				// 154: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r32[l] = v4
 			}
@@ -10916,8 +12234,8 @@ func reduceMissingSyncBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 152: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:152")
+	// PTX line 156: ld.shared.f32
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:156")
 	runtime.Broadcast(r33, m, u5)
 	w.CheckMem(checkSites[20], m)
 	if budget == 0 {
@@ -10929,8 +12247,8 @@ func reduceMissingSyncBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 154: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r33, r32, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:154")
+	// PTX line 158: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r33, r32, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:158")
 	_ = u5
 }
 
@@ -10998,7 +12316,7 @@ func reduceOkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 167
+		// b0, PTX line 171
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -11007,7 +12325,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin1), PTX lines 177-178
+		// b1 ($L__func_begin1), PTX lines 181-182
 		reduceOkBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11020,7 +12338,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp4), PTX lines 181-181
+		// b2 ($L__tmp4), PTX lines 185-185
 		reduceOkBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11033,7 +12351,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp5), PTX lines 184-184
+		// b3 ($L__tmp5), PTX lines 188-188
 		reduceOkBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11046,7 +12364,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp6), PTX lines 187-199; bar.sync at line 201
+		// b4 ($L__tmp6), PTX lines 191-203; bar.sync at line 205
 		reduceOkBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11055,7 +12373,7 @@ block4:
 	}
 block5:
 	{
-		// b4 ($L__tmp6), PTX lines 203-203; divergent, reconverges at block 6 (b5 ($L__BB1_2))
+		// b4 ($L__tmp6), PTX lines 207-207; divergent, reconverges at block 6 (b5 ($L__BB1_2))
 		reduceOkBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11089,12 +12407,12 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB1_2), PTX line 213; bar.sync at line 215
+		// b5 ($L__BB1_2), PTX line 217; bar.sync at line 219
 		return pc, budget
 	}
 block7:
 	{
-		// b5 ($L__BB1_2), PTX lines 217-217; divergent, reconverges at block 8 (b6 ($L__BB1_4))
+		// b5 ($L__BB1_2), PTX lines 221-221; divergent, reconverges at block 8 (b6 ($L__BB1_4))
 		reduceOkBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11128,12 +12446,12 @@ block7:
 	}
 block8:
 	{
-		// b6 ($L__BB1_4), PTX line 227; bar.sync at line 229
+		// b6 ($L__BB1_4), PTX line 231; bar.sync at line 233
 		return pc, budget
 	}
 block9:
 	{
-		// b6 ($L__BB1_4), PTX lines 231-231; divergent, reconverges at block 10 (b7 ($L__BB1_6))
+		// b6 ($L__BB1_4), PTX lines 235-235; divergent, reconverges at block 10 (b7 ($L__BB1_6))
 		reduceOkBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11167,12 +12485,12 @@ block9:
 	}
 block10:
 	{
-		// b7 ($L__BB1_6), PTX line 241; bar.sync at line 243
+		// b7 ($L__BB1_6), PTX line 245; bar.sync at line 247
 		return pc, budget
 	}
 block11:
 	{
-		// b7 ($L__BB1_6), PTX lines 245-245; divergent, reconverges at block 12 (b8 ($L__BB1_8))
+		// b7 ($L__BB1_6), PTX lines 249-249; divergent, reconverges at block 12 (b8 ($L__BB1_8))
 		reduceOkBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11206,12 +12524,12 @@ block11:
 	}
 block12:
 	{
-		// b8 ($L__BB1_8), PTX line 255; bar.sync at line 257
+		// b8 ($L__BB1_8), PTX line 259; bar.sync at line 261
 		return pc, budget
 	}
 block13:
 	{
-		// b8 ($L__BB1_8), PTX lines 259-259; divergent, reconverges at block 14 (b9 ($L__BB1_10))
+		// b8 ($L__BB1_8), PTX lines 263-263; divergent, reconverges at block 14 (b9 ($L__BB1_10))
 		reduceOkBlock13(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11245,12 +12563,12 @@ block13:
 	}
 block14:
 	{
-		// b9 ($L__BB1_10), PTX line 269; bar.sync at line 271
+		// b9 ($L__BB1_10), PTX line 273; bar.sync at line 275
 		return pc, budget
 	}
 block15:
 	{
-		// b9 ($L__BB1_10), PTX lines 273-273; divergent, reconverges at block 16 (b10 ($L__BB1_12))
+		// b9 ($L__BB1_10), PTX lines 277-277; divergent, reconverges at block 16 (b10 ($L__BB1_12))
 		reduceOkBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11284,12 +12602,12 @@ block15:
 	}
 block16:
 	{
-		// b10 ($L__BB1_12), PTX line 283; bar.sync at line 285
+		// b10 ($L__BB1_12), PTX line 287; bar.sync at line 289
 		return pc, budget
 	}
 block17:
 	{
-		// b10 ($L__BB1_12), PTX line 283; divergent, reconverges at block 18 (b11 ($L__BB1_14))
+		// b10 ($L__BB1_12), PTX line 287; divergent, reconverges at block 18 (b11 ($L__BB1_14))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 18 || budget <= 1 {
@@ -11319,12 +12637,12 @@ block17:
 	}
 block18:
 	{
-		// b11 ($L__BB1_14), PTX line 298; ret
+		// b11 ($L__BB1_14), PTX line 302; ret
 		return pc, budget
 	}
 block19:
 	{
-		// b12 ($L__tmp7), PTX line 301
+		// b12 ($L__tmp7), PTX line 305
 		if stop == 20 || budget <= 1 {
 			return pc, budget
 		}
@@ -11333,12 +12651,12 @@ block19:
 	}
 block20:
 	{
-		// b13 ($L__func_end1), PTX line 302; ret
+		// b13 ($L__func_end1), PTX line 306; ret
 		return pc, budget
 	}
 block21:
 	{
-		// b14, PTX lines 208-212
+		// b14, PTX lines 212-216
 		reduceOkBlock21(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11351,7 +12669,7 @@ block21:
 	}
 block22:
 	{
-		// b15, PTX lines 222-226
+		// b15, PTX lines 226-230
 		reduceOkBlock22(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11364,7 +12682,7 @@ block22:
 	}
 block23:
 	{
-		// b16, PTX lines 236-240
+		// b16, PTX lines 240-244
 		reduceOkBlock23(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11377,7 +12695,7 @@ block23:
 	}
 block24:
 	{
-		// b17, PTX lines 250-254
+		// b17, PTX lines 254-258
 		reduceOkBlock24(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11390,7 +12708,7 @@ block24:
 	}
 block25:
 	{
-		// b18, PTX lines 264-268
+		// b18, PTX lines 268-272
 		reduceOkBlock25(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11403,7 +12721,7 @@ block25:
 	}
 block26:
 	{
-		// b19, PTX lines 278-282
+		// b19, PTX lines 282-286
 		reduceOkBlock26(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11416,7 +12734,7 @@ block26:
 	}
 block27:
 	{
-		// b20, PTX lines 290-297
+		// b20, PTX lines 294-301
 		reduceOkBlock27(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11430,7 +12748,7 @@ block27:
 }
 
 // reduceOkBlock1 runs block 1 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin1), PTX lines 177-178
+// b1 ($L__func_begin1), PTX lines 181-182
 func reduceOkBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -11442,36 +12760,36 @@ func reduceOkBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 177: ld.param.u64
+	// PTX line 181: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:177")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:181")
 	}
-	// PTX line 178: cvta.to.global.u64, warp-uniform
+	// PTX line 182: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // reduceOkBlock2 runs block 2 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp4), PTX lines 181-181
+// b2 ($L__tmp4), PTX lines 185-185
 func reduceOkBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 181: lane-local, one loop over the lanes
+	// PTX lines 185: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 181: mov.u32
+				// 185: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 181: mov.u32
+				// 185: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -11480,17 +12798,17 @@ func reduceOkBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock3 runs block 3 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp5), PTX lines 184-184
+// b3 ($L__tmp5), PTX lines 188-188
 func reduceOkBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX line 184: mov.u32, warp-uniform
+	// PTX line 188: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u1)
 	_ = u1
 }
 
 // reduceOkBlock4 runs block 4 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp6), PTX lines 187-199; bar.sync at line 201
+// b4 ($L__tmp6), PTX lines 191-203; bar.sync at line 205
 func reduceOkBlock4(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -11501,30 +12819,30 @@ func reduceOkBlock4(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x6)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
-	// PTX lines 187, 189, 191, 192: lane-local, one loop over the lanes
+	// PTX lines 191, 193, 195, 196: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 187: shl.b32
+				// 191: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				// 189: add.s32
+				// 193: add.s32
 				v2 := uint64(uint32(v1) + uint32(r2[l]))
-				// 191: mul.wide.u32
+				// 195: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 192: add.s64
+				// 196: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r7[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 187: shl.b32
+				// 191: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
-				// 189: add.s32
+				// 193: add.s32
 				v2 := uint64(uint32(v1) + uint32(r2[l]))
-				// 191: mul.wide.u32
+				// 195: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 192: add.s64
+				// 196: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(v3))
 				r7[l] = v4
 			}
@@ -11540,26 +12858,26 @@ func reduceOkBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 193: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:193")
-	// PTX line 196: mov.u64, warp-uniform
+	// PTX line 197: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:197")
+	// PTX line 200: mov.u64, warp-uniform
 	u6 := uint64(k2)
-	// PTX lines 195, 197: lane-local, one loop over the lanes
+	// PTX lines 199, 201: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 195: mul.wide.u32
+				// 199: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
-				// 197: add.s64
+				// 201: add.s64
 				v7 := uint64(uint64(u6) + uint64(v5))
 				r11[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 195: mul.wide.u32
+				// 199: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
-				// 197: add.s64
+				// 201: add.s64
 				v7 := uint64(uint64(u6) + uint64(v5))
 				r11[l] = v7
 			}
@@ -11575,25 +12893,25 @@ func reduceOkBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 199: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r8, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:199")
+	// PTX line 203: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r8, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:203")
 }
 
 // reduceOkBlock5 runs block 5 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp6), PTX lines 203-203; divergent, reconverges at block 6 (b5 ($L__BB1_2))
+// b4 ($L__tmp6), PTX lines 207-207; divergent, reconverges at block 6 (b5 ($L__BB1_2))
 func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1f)
-	// PTX lines 203: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 207: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 203: setp.gt.u32
+		// 207: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 203: setp.gt.u32
+				// 207: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11605,7 +12923,7 @@ func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 203: setp.gt.u32
+				// 207: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11620,20 +12938,20 @@ func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock7 runs block 7 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB1_2), PTX lines 217-217; divergent, reconverges at block 8 (b6 ($L__BB1_4))
+// b5 ($L__BB1_2), PTX lines 221-221; divergent, reconverges at block 8 (b6 ($L__BB1_4))
 func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0xf)
-	// PTX lines 217: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 221: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 217: setp.gt.u32
+		// 221: setp.gt.u32
 		w.P[1] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 217: setp.gt.u32
+				// 221: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11645,7 +12963,7 @@ func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 217: setp.gt.u32
+				// 221: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11660,20 +12978,20 @@ func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock9 runs block 9 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB1_4), PTX lines 231-231; divergent, reconverges at block 10 (b7 ($L__BB1_6))
+// b6 ($L__BB1_4), PTX lines 235-235; divergent, reconverges at block 10 (b7 ($L__BB1_6))
 func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x7)
-	// PTX lines 231: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 235: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 231: setp.gt.u32
+		// 235: setp.gt.u32
 		w.P[2] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 231: setp.gt.u32
+				// 235: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11685,7 +13003,7 @@ func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 231: setp.gt.u32
+				// 235: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11700,20 +13018,20 @@ func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock11 runs block 11 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB1_6), PTX lines 245-245; divergent, reconverges at block 12 (b8 ($L__BB1_8))
+// b7 ($L__BB1_6), PTX lines 249-249; divergent, reconverges at block 12 (b8 ($L__BB1_8))
 func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x3)
-	// PTX lines 245: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 249: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 245: setp.gt.u32
+		// 249: setp.gt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 245: setp.gt.u32
+				// 249: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11725,7 +13043,7 @@ func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 245: setp.gt.u32
+				// 249: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11740,20 +13058,20 @@ func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock13 runs block 13 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB1_8), PTX lines 259-259; divergent, reconverges at block 14 (b9 ($L__BB1_10))
+// b8 ($L__BB1_8), PTX lines 263-263; divergent, reconverges at block 14 (b9 ($L__BB1_10))
 func reduceOkBlock13(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1)
-	// PTX lines 259: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 263: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 259: setp.gt.u32
+		// 263: setp.gt.u32
 		w.P[4] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 259: setp.gt.u32
+				// 263: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11765,7 +13083,7 @@ func reduceOkBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 259: setp.gt.u32
+				// 263: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11780,20 +13098,20 @@ func reduceOkBlock13(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock15 runs block 15 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB1_10), PTX lines 273-273; divergent, reconverges at block 16 (b10 ($L__BB1_12))
+// b9 ($L__BB1_10), PTX lines 277-277; divergent, reconverges at block 16 (b10 ($L__BB1_12))
 func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 273: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 277: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r2[31]))-int64(int32(r2[0])) == 31 && w.TidLinear {
-		// 273: setp.ne.s32
+		// 277: setp.ne.s32
 		w.P[5] = runtime.StepMask(int64(int32(r2[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 273: setp.ne.s32
+				// 277: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11805,7 +13123,7 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 273: setp.ne.s32
+				// 277: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11820,7 +13138,7 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock21 runs block 21 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 208-212
+// b14, PTX lines 212-216
 func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r12 := w.Reg(12)
@@ -11836,8 +13154,8 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 208: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:208")
+	// PTX line 212: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:212")
 	w.CheckMem(checkSites[24], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11848,13 +13166,13 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 210: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r13, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:210")
-	// PTX lines 211: lane-local, one loop over the lanes
+	// PTX line 214: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r13, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:214")
+	// PTX lines 215: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 211: add.f32
+				// 215: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r12[l])) + math.Float32frombits(uint32(r13[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -11863,7 +13181,7 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 211: add.f32
+				// 215: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r12[l])) + math.Float32frombits(uint32(r13[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -11881,12 +13199,12 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 212: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r14, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:212")
+	// PTX line 216: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r14, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:216")
 }
 
 // reduceOkBlock22 runs block 22 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 222-226
+// b15, PTX lines 226-230
 func reduceOkBlock22(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r15 := w.Reg(15)
@@ -11902,8 +13220,8 @@ func reduceOkBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 222: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r15, r11, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:222")
+	// PTX line 226: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r15, r11, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:226")
 	w.CheckMem(checkSites[27], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11914,13 +13232,13 @@ func reduceOkBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 224: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r16, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:224")
-	// PTX lines 225: lane-local, one loop over the lanes
+	// PTX line 228: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r16, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:228")
+	// PTX lines 229: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 225: add.f32
+				// 229: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) + math.Float32frombits(uint32(r16[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -11929,7 +13247,7 @@ func reduceOkBlock22(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 225: add.f32
+				// 229: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r15[l])) + math.Float32frombits(uint32(r16[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -11947,12 +13265,12 @@ func reduceOkBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 226: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r17, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:226")
+	// PTX line 230: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r17, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:230")
 }
 
 // reduceOkBlock23 runs block 23 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 236-240
+// b16, PTX lines 240-244
 func reduceOkBlock23(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r18 := w.Reg(18)
@@ -11968,8 +13286,8 @@ func reduceOkBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 236: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r11, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:236")
+	// PTX line 240: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r18, r11, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:240")
 	w.CheckMem(checkSites[30], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11980,13 +13298,13 @@ func reduceOkBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 238: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:238")
-	// PTX lines 239: lane-local, one loop over the lanes
+	// PTX line 242: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r19, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:242")
+	// PTX lines 243: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 239: add.f32
+				// 243: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + math.Float32frombits(uint32(r19[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -11995,7 +13313,7 @@ func reduceOkBlock23(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 239: add.f32
+				// 243: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + math.Float32frombits(uint32(r19[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -12013,12 +13331,12 @@ func reduceOkBlock23(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 240: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r20, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:240")
+	// PTX line 244: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r20, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:244")
 }
 
 // reduceOkBlock24 runs block 24 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 250-254
+// b17, PTX lines 254-258
 func reduceOkBlock24(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r21 := w.Reg(21)
@@ -12034,8 +13352,8 @@ func reduceOkBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 250: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r11, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:250")
+	// PTX line 254: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r21, r11, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:254")
 	w.CheckMem(checkSites[33], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12046,13 +13364,13 @@ func reduceOkBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 252: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:252")
-	// PTX lines 253: lane-local, one loop over the lanes
+	// PTX line 256: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r22, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:256")
+	// PTX lines 257: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 253: add.f32
+				// 257: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) + math.Float32frombits(uint32(r22[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -12061,7 +13379,7 @@ func reduceOkBlock24(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 253: add.f32
+				// 257: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) + math.Float32frombits(uint32(r22[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -12079,12 +13397,12 @@ func reduceOkBlock24(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 254: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r23, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:254")
+	// PTX line 258: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r23, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:258")
 }
 
 // reduceOkBlock25 runs block 25 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 264-268
+// b18, PTX lines 268-272
 func reduceOkBlock25(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r24 := w.Reg(24)
@@ -12100,8 +13418,8 @@ func reduceOkBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 264: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r11, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:264")
+	// PTX line 268: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r24, r11, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:268")
 	w.CheckMem(checkSites[36], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12112,13 +13430,13 @@ func reduceOkBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 266: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r25, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:266")
-	// PTX lines 267: lane-local, one loop over the lanes
+	// PTX line 270: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r25, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:270")
+	// PTX lines 271: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 267: add.f32
+				// 271: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r24[l])) + math.Float32frombits(uint32(r25[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -12127,7 +13445,7 @@ func reduceOkBlock25(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 267: add.f32
+				// 271: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r24[l])) + math.Float32frombits(uint32(r25[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -12145,12 +13463,12 @@ func reduceOkBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 268: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r26, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:268")
+	// PTX line 272: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r26, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:272")
 }
 
 // reduceOkBlock26 runs block 26 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b19, PTX lines 278-282
+// b19, PTX lines 282-286
 func reduceOkBlock26(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	r28 := w.Reg(28)
@@ -12165,8 +13483,8 @@ func reduceOkBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 278: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:278")
+	// PTX line 282: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:282")
 	w.CheckMem(checkSites[39], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12177,13 +13495,13 @@ func reduceOkBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 280: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r28, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:280")
-	// PTX lines 281: lane-local, one loop over the lanes
+	// PTX line 284: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r28, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:284")
+	// PTX lines 285: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 281: add.f32
+				// 285: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r28[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -12192,7 +13510,7 @@ func reduceOkBlock26(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 281: add.f32
+				// 285: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r28[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -12210,12 +13528,12 @@ func reduceOkBlock26(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 282: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r29, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:282")
+	// PTX line 286: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r29, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:286")
 }
 
 // reduceOkBlock27 runs block 27 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b20, PTX lines 290-297
+// b20, PTX lines 294-301
 func reduceOkBlock27(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r33 := w.Reg(33)
@@ -12230,31 +13548,31 @@ func reduceOkBlock27(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 290: ld.param.u64
+	// PTX line 294: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:290")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:294")
 	}
-	// PTX line 291: cvta.to.global.u64, warp-uniform
+	// PTX line 295: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 292, 293: lane-local, one loop over the lanes
+	// PTX lines 296, 297: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 292: mul.wide.u32
+				// 296: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 293: add.s64
+				// 297: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r33[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 292: mul.wide.u32
+				// 296: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 293: add.s64
+				// 297: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r33[l] = v4
 			}
@@ -12270,8 +13588,8 @@ func reduceOkBlock27(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 295: ld.shared.f32
-	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:295")
+	// PTX line 299: ld.shared.f32
+	u5 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:299")
 	runtime.Broadcast(r34, m, u5)
 	w.CheckMem(checkSites[42], m)
 	if budget == 0 {
@@ -12283,8 +13601,8 @@ func reduceOkBlock27(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 297: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r34, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:297")
+	// PTX line 301: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r34, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:301")
 	_ = u5
 }
 
@@ -12318,7 +13636,7 @@ func warpReduceNosyncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 310
+		// b0, PTX line 314
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -12327,7 +13645,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin2), PTX lines 319-320
+		// b1 ($L__func_begin2), PTX lines 323-324
 		warpReduceNosyncBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12340,7 +13658,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp8), PTX lines 323-323
+		// b2 ($L__tmp8), PTX lines 327-327
 		warpReduceNosyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12353,7 +13671,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp9), PTX lines 326-334; bar.sync at line 336
+		// b3 ($L__tmp9), PTX lines 330-338; bar.sync at line 340
 		warpReduceNosyncBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12362,7 +13680,7 @@ block3:
 	}
 block4:
 	{
-		// b3 ($L__tmp9), PTX lines 338-338; divergent, reconverges at block 5 (b4 ($L__BB2_2))
+		// b3 ($L__tmp9), PTX lines 342-342; divergent, reconverges at block 5 (b4 ($L__BB2_2))
 		warpReduceNosyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12396,7 +13714,7 @@ block4:
 	}
 block5:
 	{
-		// b4 ($L__BB2_2), PTX lines 382-384; divergent, reconverges at block 6 (b5 ($L__BB2_4))
+		// b4 ($L__BB2_2), PTX lines 386-388; divergent, reconverges at block 6 (b5 ($L__BB2_4))
 		warpReduceNosyncBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12430,12 +13748,12 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB2_4), PTX line 395; ret
+		// b5 ($L__BB2_4), PTX line 399; ret
 		return pc, budget
 	}
 block7:
 	{
-		// b6 ($L__tmp10), PTX line 398
+		// b6 ($L__tmp10), PTX line 402
 		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
@@ -12444,12 +13762,12 @@ block7:
 	}
 block8:
 	{
-		// b7 ($L__func_end2), PTX line 399; ret
+		// b7 ($L__func_end2), PTX line 403; ret
 		return pc, budget
 	}
 block9:
 	{
-		// b8, PTX lines 343-379
+		// b8, PTX lines 347-383
 		warpReduceNosyncBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12462,7 +13780,7 @@ block9:
 	}
 block10:
 	{
-		// b9, PTX lines 389-394
+		// b9, PTX lines 393-398
 		warpReduceNosyncBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12476,7 +13794,7 @@ block10:
 }
 
 // warpReduceNosyncBlock1 runs block 1 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin2), PTX lines 319-320
+// b1 ($L__func_begin2), PTX lines 323-324
 func warpReduceNosyncBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -12488,36 +13806,36 @@ func warpReduceNosyncBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 319: ld.param.u64
+	// PTX line 323: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:319")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:323")
 	}
-	// PTX line 320: cvta.to.global.u64, warp-uniform
+	// PTX line 324: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // warpReduceNosyncBlock2 runs block 2 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp8), PTX lines 323-323
+// b2 ($L__tmp8), PTX lines 327-327
 func warpReduceNosyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 323: lane-local, one loop over the lanes
+	// PTX lines 327: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 323: mov.u32
+				// 327: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 323: mov.u32
+				// 327: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -12526,7 +13844,7 @@ func warpReduceNosyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceNosyncBlock3 runs block 3 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp9), PTX lines 326-334; bar.sync at line 336
+// b3 ($L__tmp9), PTX lines 330-338; bar.sync at line 340
 func warpReduceNosyncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -12538,30 +13856,30 @@ func warpReduceNosyncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 326, 327, 328: lane-local, one loop over the lanes
+	// PTX lines 330, 331, 332: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 326: cvt.u64.u32
+				// 330: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r2[l])))
 				r3[l] = v1
-				// 327: mul.wide.u32
+				// 331: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				r4[l] = v2
-				// 328: add.s64
+				// 332: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r5[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 326: cvt.u64.u32
+				// 330: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r2[l])))
 				r3[l] = v1
-				// 327: mul.wide.u32
+				// 331: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				r4[l] = v2
-				// 328: add.s64
+				// 332: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r5[l] = v3
 			}
@@ -12577,23 +13895,23 @@ func warpReduceNosyncBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 329: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:329")
-	// PTX line 331: mov.u64, warp-uniform
+	// PTX line 333: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:333")
+	// PTX line 335: mov.u64, warp-uniform
 	u4 := uint64(k1)
 	runtime.Broadcast(r7, m, u4)
-	// PTX lines 332: lane-local, one loop over the lanes
+	// PTX lines 336: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 332: add.s64
+				// 336: add.s64
 				v5 := uint64(uint64(u4) + uint64(r4[l]))
 				r8[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 332: add.s64
+				// 336: add.s64
 				v5 := uint64(uint64(u4) + uint64(r4[l]))
 				r8[l] = v5
 			}
@@ -12609,25 +13927,25 @@ func warpReduceNosyncBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 334: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:334")
+	// PTX line 338: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:338")
 }
 
 // warpReduceNosyncBlock4 runs block 4 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp9), PTX lines 338-338; divergent, reconverges at block 5 (b4 ($L__BB2_2))
+// b3 ($L__tmp9), PTX lines 342-342; divergent, reconverges at block 5 (b4 ($L__BB2_2))
 func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1f)
-	// PTX lines 338: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 342: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 338: setp.gt.u32
+		// 342: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 338: setp.gt.u32
+				// 342: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12639,7 +13957,7 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 338: setp.gt.u32
+				// 342: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12654,29 +13972,29 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceNosyncBlock5 runs block 5 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB2_2), PTX lines 382-384; divergent, reconverges at block 6 (b5 ($L__BB2_4))
+// b4 ($L__BB2_2), PTX lines 386-388; divergent, reconverges at block 6 (b5 ($L__BB2_4))
 func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r29 := w.Reg(29)
 	k0 := uint64(0x0)
-	// PTX lines 382, 384: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 386, 388: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 382: cvt.u32.u64
+					// 386: cvt.u32.u64
 					v1 := uint64(uint32(uint64(r3[l])))
 					r29[l] = v1
 				}
 				if int64(int32(r29[31]))-int64(int32(r29[0])) == 31 && w.TidLinear {
-					// 384: setp.ne.s32
+					// 388: setp.ne.s32
 					p1n = runtime.StepMask(int64(int32(r29[0])), int64(int32(k0)), runtime.StepNE)
 				} else {
 					for l := range 32 {
 						v1 := r29[l]
-						// 384: setp.ne.s32
+						// 388: setp.ne.s32
 						c2t := uint32(v1) != uint32(k0)
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -12690,10 +14008,10 @@ func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 382: cvt.u32.u64
+				// 386: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r3[l])))
 				r29[l] = v1
-				// 384: setp.ne.s32
+				// 388: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -12708,7 +14026,7 @@ func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceNosyncBlock9 runs block 9 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 343-379
+// b8, PTX lines 347-383
 func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
@@ -12733,22 +14051,22 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 	r27 := w.Reg(27)
 	r28 := w.Reg(28)
 	k0 := uint64(0x2)
-	// PTX lines 343, 344: lane-local, one loop over the lanes
+	// PTX lines 347, 348: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 343: shl.b64
+				// 347: shl.b64
 				v1 := uint64(uint64(r3[l]) << uint32(k0))
-				// 344: add.s64
+				// 348: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r10[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 343: shl.b64
+				// 347: shl.b64
 				v1 := uint64(uint64(r3[l]) << uint32(k0))
-				// 344: add.s64
+				// 348: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r10[l] = v2
 			}
@@ -12764,8 +14082,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 345: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r11, r10, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:345")
+	// PTX line 349: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r11, r10, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:349")
 	w.CheckMem(checkSites[46], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12776,20 +14094,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 347: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:347")
-	// PTX lines 348: lane-local, one loop over the lanes
+	// PTX line 351: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:351")
+	// PTX lines 352: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 348: add.s32
+				// 352: add.s32
 				v3 := uint64(uint32(r12[l]) + uint32(r11[l]))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 348: add.s32
+				// 352: add.s32
 				v3 := uint64(uint32(r12[l]) + uint32(r11[l]))
 				r13[l] = v3
 			}
@@ -12805,8 +14123,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 349: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r13, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:349")
+	// PTX line 353: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r13, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:353")
 	w.CheckMem(checkSites[48], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12817,8 +14135,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 351: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r8, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:351")
+	// PTX line 355: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r14, r8, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:355")
 	w.CheckMem(checkSites[49], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12829,20 +14147,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 353: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r15, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:353")
-	// PTX lines 354: lane-local, one loop over the lanes
+	// PTX line 357: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r15, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:357")
+	// PTX lines 358: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 354: add.s32
+				// 358: add.s32
 				v4 := uint64(uint32(r15[l]) + uint32(r14[l]))
 				r16[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 354: add.s32
+				// 358: add.s32
 				v4 := uint64(uint32(r15[l]) + uint32(r14[l]))
 				r16[l] = v4
 			}
@@ -12858,8 +14176,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 355: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r16, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:355")
+	// PTX line 359: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r16, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:359")
 	w.CheckMem(checkSites[51], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12870,8 +14188,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 357: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r8, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:357")
+	// PTX line 361: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r17, r8, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:361")
 	w.CheckMem(checkSites[52], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12882,20 +14200,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 359: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r18, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:359")
-	// PTX lines 360: lane-local, one loop over the lanes
+	// PTX line 363: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r18, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:363")
+	// PTX lines 364: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 360: add.s32
+				// 364: add.s32
 				v5 := uint64(uint32(r18[l]) + uint32(r17[l]))
 				r19[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 360: add.s32
+				// 364: add.s32
 				v5 := uint64(uint32(r18[l]) + uint32(r17[l]))
 				r19[l] = v5
 			}
@@ -12911,8 +14229,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 361: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r19, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:361")
+	// PTX line 365: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r19, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:365")
 	w.CheckMem(checkSites[54], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12923,8 +14241,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 363: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r8, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:363")
+	// PTX line 367: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r20, r8, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:367")
 	w.CheckMem(checkSites[55], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12935,20 +14253,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 365: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r21, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:365")
-	// PTX lines 366: lane-local, one loop over the lanes
+	// PTX line 369: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r21, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:369")
+	// PTX lines 370: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 366: add.s32
+				// 370: add.s32
 				v6 := uint64(uint32(r21[l]) + uint32(r20[l]))
 				r22[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 366: add.s32
+				// 370: add.s32
 				v6 := uint64(uint32(r21[l]) + uint32(r20[l]))
 				r22[l] = v6
 			}
@@ -12964,8 +14282,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 367: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r22, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:367")
+	// PTX line 371: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r22, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:371")
 	w.CheckMem(checkSites[57], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12976,8 +14294,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 369: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r8, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:369")
+	// PTX line 373: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r23, r8, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:373")
 	w.CheckMem(checkSites[58], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12988,20 +14306,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 371: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r24, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:371")
-	// PTX lines 372: lane-local, one loop over the lanes
+	// PTX line 375: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r24, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:375")
+	// PTX lines 376: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 372: add.s32
+				// 376: add.s32
 				v7 := uint64(uint32(r24[l]) + uint32(r23[l]))
 				r25[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 372: add.s32
+				// 376: add.s32
 				v7 := uint64(uint32(r24[l]) + uint32(r23[l]))
 				r25[l] = v7
 			}
@@ -13017,8 +14335,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 373: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r25, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:373")
+	// PTX line 377: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r25, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:377")
 	w.CheckMem(checkSites[60], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13029,8 +14347,8 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 375: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r26, r8, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:375")
+	// PTX line 379: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r26, r8, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:379")
 	w.CheckMem(checkSites[61], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13041,20 +14359,20 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 377: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r27, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:377")
-	// PTX lines 378: lane-local, one loop over the lanes
+	// PTX line 381: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r27, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:381")
+	// PTX lines 382: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 378: add.s32
+				// 382: add.s32
 				v8 := uint64(uint32(r27[l]) + uint32(r26[l]))
 				r28[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 378: add.s32
+				// 382: add.s32
 				v8 := uint64(uint32(r27[l]) + uint32(r26[l]))
 				r28[l] = v8
 			}
@@ -13070,12 +14388,12 @@ func warpReduceNosyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 379: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r28, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:379")
+	// PTX line 383: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r28, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:383")
 }
 
 // warpReduceNosyncBlock10 runs block 10 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 389-394
+// b9, PTX lines 393-398
 func warpReduceNosyncBlock10(w *runtime.Warp, m uint32, budget int) {
 	r31 := w.Reg(31)
 	r32 := w.Reg(32)
@@ -13088,14 +14406,14 @@ func warpReduceNosyncBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 389: ld.param.u64
+	// PTX line 393: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:389")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:393")
 	}
-	// PTX line 390: cvta.to.global.u64, warp-uniform
+	// PTX line 394: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r31, m, u2)
 	w.CheckMem(checkSites[63], m)
@@ -13108,8 +14426,8 @@ func warpReduceNosyncBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 392: ld.volatile.shared.u32
-	u3 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:392")
+	// PTX line 396: ld.volatile.shared.u32
+	u3 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:396")
 	runtime.Broadcast(r32, m, u3)
 	w.CheckMem(checkSites[64], m)
 	if budget == 0 {
@@ -13121,8 +14439,8 @@ func warpReduceNosyncBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 394: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r31, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:394")
+	// PTX line 398: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r32, r31, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:398")
 	_ = u2
 	_ = u3
 }
@@ -13224,7 +14542,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 407
+		// b0, PTX line 411
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -13233,7 +14551,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin3), PTX lines 416-417
+		// b1 ($L__func_begin3), PTX lines 420-421
 		warpReduceSyncBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13246,7 +14564,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp11), PTX lines 420-420
+		// b2 ($L__tmp11), PTX lines 424-424
 		warpReduceSyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13259,7 +14577,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp12), PTX lines 423-431; bar.sync at line 433
+		// b3 ($L__tmp12), PTX lines 427-435; bar.sync at line 437
 		warpReduceSyncBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13268,7 +14586,7 @@ block3:
 	}
 block4:
 	{
-		// b3 ($L__tmp12), PTX lines 435-435; divergent, reconverges at block 38 (b26 ($L__BB3_2))
+		// b3 ($L__tmp12), PTX lines 439-439; divergent, reconverges at block 38 (b26 ($L__BB3_2))
 		warpReduceSyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13295,12 +14613,12 @@ block4:
 	}
 block5:
 	{
-		// b4 ($L__tmp13), PTX line 447; the lanes wait here for those bar.warp.sync at line 449 names
+		// b4 ($L__tmp13), PTX line 451; the lanes wait here for those bar.warp.sync at line 453 names
 		return pc, budget
 	}
 block6:
 	{
-		// b4 ($L__tmp13), PTX lines 449-449
+		// b4 ($L__tmp13), PTX lines 453-453
 		warpReduceSyncBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13313,7 +14631,7 @@ block6:
 	}
 block7:
 	{
-		// b5 ($L__tmp14), PTX lines 452-452
+		// b5 ($L__tmp14), PTX lines 456-456
 		warpReduceSyncBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13326,12 +14644,12 @@ block7:
 	}
 block8:
 	{
-		// b6 ($L__tmp15), PTX line 453; the lanes wait here for those bar.warp.sync at line 455 names
+		// b6 ($L__tmp15), PTX line 457; the lanes wait here for those bar.warp.sync at line 459 names
 		return pc, budget
 	}
 block9:
 	{
-		// b6 ($L__tmp15), PTX lines 455-455
+		// b6 ($L__tmp15), PTX lines 459-459
 		warpReduceSyncBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13344,7 +14662,7 @@ block9:
 	}
 block10:
 	{
-		// b7 ($L__tmp16), PTX lines 458-460
+		// b7 ($L__tmp16), PTX lines 462-464
 		warpReduceSyncBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13357,12 +14675,12 @@ block10:
 	}
 block11:
 	{
-		// b8 ($L__tmp17), PTX line 461; the lanes wait here for those bar.warp.sync at line 463 names
+		// b8 ($L__tmp17), PTX line 465; the lanes wait here for those bar.warp.sync at line 467 names
 		return pc, budget
 	}
 block12:
 	{
-		// b8 ($L__tmp17), PTX lines 463-463
+		// b8 ($L__tmp17), PTX lines 467-467
 		warpReduceSyncBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13375,7 +14693,7 @@ block12:
 	}
 block13:
 	{
-		// b9 ($L__tmp18), PTX lines 466-466
+		// b9 ($L__tmp18), PTX lines 470-470
 		warpReduceSyncBlock13(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13388,12 +14706,12 @@ block13:
 	}
 block14:
 	{
-		// b10 ($L__tmp19), PTX line 467; the lanes wait here for those bar.warp.sync at line 469 names
+		// b10 ($L__tmp19), PTX line 471; the lanes wait here for those bar.warp.sync at line 473 names
 		return pc, budget
 	}
 block15:
 	{
-		// b10 ($L__tmp19), PTX lines 469-469
+		// b10 ($L__tmp19), PTX lines 473-473
 		warpReduceSyncBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13406,7 +14724,7 @@ block15:
 	}
 block16:
 	{
-		// b11 ($L__tmp20), PTX lines 472-474
+		// b11 ($L__tmp20), PTX lines 476-478
 		warpReduceSyncBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13419,12 +14737,12 @@ block16:
 	}
 block17:
 	{
-		// b12 ($L__tmp21), PTX line 475; the lanes wait here for those bar.warp.sync at line 477 names
+		// b12 ($L__tmp21), PTX line 479; the lanes wait here for those bar.warp.sync at line 481 names
 		return pc, budget
 	}
 block18:
 	{
-		// b12 ($L__tmp21), PTX lines 477-477
+		// b12 ($L__tmp21), PTX lines 481-481
 		warpReduceSyncBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13437,7 +14755,7 @@ block18:
 	}
 block19:
 	{
-		// b13 ($L__tmp22), PTX lines 480-480
+		// b13 ($L__tmp22), PTX lines 484-484
 		warpReduceSyncBlock19(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13450,12 +14768,12 @@ block19:
 	}
 block20:
 	{
-		// b14 ($L__tmp23), PTX line 481; the lanes wait here for those bar.warp.sync at line 483 names
+		// b14 ($L__tmp23), PTX line 485; the lanes wait here for those bar.warp.sync at line 487 names
 		return pc, budget
 	}
 block21:
 	{
-		// b14 ($L__tmp23), PTX lines 483-483
+		// b14 ($L__tmp23), PTX lines 487-487
 		warpReduceSyncBlock21(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13468,7 +14786,7 @@ block21:
 	}
 block22:
 	{
-		// b15 ($L__tmp24), PTX lines 486-488
+		// b15 ($L__tmp24), PTX lines 490-492
 		warpReduceSyncBlock22(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13481,12 +14799,12 @@ block22:
 	}
 block23:
 	{
-		// b16 ($L__tmp25), PTX line 489; the lanes wait here for those bar.warp.sync at line 491 names
+		// b16 ($L__tmp25), PTX line 493; the lanes wait here for those bar.warp.sync at line 495 names
 		return pc, budget
 	}
 block24:
 	{
-		// b16 ($L__tmp25), PTX lines 491-491
+		// b16 ($L__tmp25), PTX lines 495-495
 		warpReduceSyncBlock24(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13499,7 +14817,7 @@ block24:
 	}
 block25:
 	{
-		// b17 ($L__tmp26), PTX lines 494-494
+		// b17 ($L__tmp26), PTX lines 498-498
 		warpReduceSyncBlock25(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13512,12 +14830,12 @@ block25:
 	}
 block26:
 	{
-		// b18 ($L__tmp27), PTX line 495; the lanes wait here for those bar.warp.sync at line 497 names
+		// b18 ($L__tmp27), PTX line 499; the lanes wait here for those bar.warp.sync at line 501 names
 		return pc, budget
 	}
 block27:
 	{
-		// b18 ($L__tmp27), PTX lines 497-497
+		// b18 ($L__tmp27), PTX lines 501-501
 		warpReduceSyncBlock27(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13530,7 +14848,7 @@ block27:
 	}
 block28:
 	{
-		// b19 ($L__tmp28), PTX lines 500-502
+		// b19 ($L__tmp28), PTX lines 504-506
 		warpReduceSyncBlock28(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13543,12 +14861,12 @@ block28:
 	}
 block29:
 	{
-		// b20 ($L__tmp29), PTX line 503; the lanes wait here for those bar.warp.sync at line 505 names
+		// b20 ($L__tmp29), PTX line 507; the lanes wait here for those bar.warp.sync at line 509 names
 		return pc, budget
 	}
 block30:
 	{
-		// b20 ($L__tmp29), PTX lines 505-505
+		// b20 ($L__tmp29), PTX lines 509-509
 		warpReduceSyncBlock30(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13561,7 +14879,7 @@ block30:
 	}
 block31:
 	{
-		// b21 ($L__tmp30), PTX lines 508-508
+		// b21 ($L__tmp30), PTX lines 512-512
 		warpReduceSyncBlock31(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13574,12 +14892,12 @@ block31:
 	}
 block32:
 	{
-		// b22 ($L__tmp31), PTX line 509; the lanes wait here for those bar.warp.sync at line 511 names
+		// b22 ($L__tmp31), PTX line 513; the lanes wait here for those bar.warp.sync at line 515 names
 		return pc, budget
 	}
 block33:
 	{
-		// b22 ($L__tmp31), PTX lines 511-511
+		// b22 ($L__tmp31), PTX lines 515-515
 		warpReduceSyncBlock33(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13592,7 +14910,7 @@ block33:
 	}
 block34:
 	{
-		// b23 ($L__tmp32), PTX lines 514-516
+		// b23 ($L__tmp32), PTX lines 518-520
 		warpReduceSyncBlock34(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13605,12 +14923,12 @@ block34:
 	}
 block35:
 	{
-		// b24 ($L__tmp33), PTX line 517; the lanes wait here for those bar.warp.sync at line 519 names
+		// b24 ($L__tmp33), PTX line 521; the lanes wait here for those bar.warp.sync at line 523 names
 		return pc, budget
 	}
 block36:
 	{
-		// b24 ($L__tmp33), PTX lines 519-519
+		// b24 ($L__tmp33), PTX lines 523-523
 		warpReduceSyncBlock36(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13623,7 +14941,7 @@ block36:
 	}
 block37:
 	{
-		// b25 ($L__tmp34), PTX lines 522-522
+		// b25 ($L__tmp34), PTX lines 526-526
 		warpReduceSyncBlock37(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13636,7 +14954,7 @@ block37:
 	}
 block38:
 	{
-		// b26 ($L__BB3_2), PTX lines 525-527; divergent, reconverges at block 39 (b27 ($L__BB3_4))
+		// b26 ($L__BB3_2), PTX lines 529-531; divergent, reconverges at block 39 (b27 ($L__BB3_4))
 		warpReduceSyncBlock38(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13670,12 +14988,12 @@ block38:
 	}
 block39:
 	{
-		// b27 ($L__BB3_4), PTX line 538; ret
+		// b27 ($L__BB3_4), PTX line 542; ret
 		return pc, budget
 	}
 block40:
 	{
-		// b28 ($L__tmp35), PTX line 541
+		// b28 ($L__tmp35), PTX line 545
 		if stop == 41 || budget <= 1 {
 			return pc, budget
 		}
@@ -13684,12 +15002,12 @@ block40:
 	}
 block41:
 	{
-		// b29 ($L__func_end3), PTX line 542; ret
+		// b29 ($L__func_end3), PTX line 546; ret
 		return pc, budget
 	}
 block42:
 	{
-		// b30, PTX lines 440-446
+		// b30, PTX lines 444-450
 		warpReduceSyncBlock42(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13702,7 +15020,7 @@ block42:
 	}
 block43:
 	{
-		// b31, PTX lines 532-537
+		// b31, PTX lines 536-541
 		warpReduceSyncBlock43(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13716,7 +15034,7 @@ block43:
 }
 
 // warpReduceSyncBlock1 runs block 1 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin3), PTX lines 416-417
+// b1 ($L__func_begin3), PTX lines 420-421
 func warpReduceSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -13728,36 +15046,36 @@ func warpReduceSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 416: ld.param.u64
+	// PTX line 420: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:416")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:420")
 	}
-	// PTX line 417: cvta.to.global.u64, warp-uniform
+	// PTX line 421: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // warpReduceSyncBlock2 runs block 2 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp11), PTX lines 420-420
+// b2 ($L__tmp11), PTX lines 424-424
 func warpReduceSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 420: lane-local, one loop over the lanes
+	// PTX lines 424: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 420: mov.u32
+				// 424: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 420: mov.u32
+				// 424: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -13766,7 +15084,7 @@ func warpReduceSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock3 runs block 3 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp12), PTX lines 423-431; bar.sync at line 433
+// b3 ($L__tmp12), PTX lines 427-435; bar.sync at line 437
 func warpReduceSyncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -13778,30 +15096,30 @@ func warpReduceSyncBlock3(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 423, 424, 425: lane-local, one loop over the lanes
+	// PTX lines 427, 428, 429: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 423: cvt.u64.u32
+				// 427: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r2[l])))
 				r3[l] = v1
-				// 424: mul.wide.u32
+				// 428: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				r4[l] = v2
-				// 425: add.s64
+				// 429: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r5[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 423: cvt.u64.u32
+				// 427: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r2[l])))
 				r3[l] = v1
-				// 424: mul.wide.u32
+				// 428: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
 				r4[l] = v2
-				// 425: add.s64
+				// 429: add.s64
 				v3 := uint64(uint64(r1[l]) + uint64(v2))
 				r5[l] = v3
 			}
@@ -13817,23 +15135,23 @@ func warpReduceSyncBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 426: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:426")
-	// PTX line 428: mov.u64, warp-uniform
+	// PTX line 430: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:430")
+	// PTX line 432: mov.u64, warp-uniform
 	u4 := uint64(k1)
 	runtime.Broadcast(r7, m, u4)
-	// PTX lines 429: lane-local, one loop over the lanes
+	// PTX lines 433: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 429: add.s64
+				// 433: add.s64
 				v5 := uint64(uint64(u4) + uint64(r4[l]))
 				r8[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 429: add.s64
+				// 433: add.s64
 				v5 := uint64(uint64(u4) + uint64(r4[l]))
 				r8[l] = v5
 			}
@@ -13849,25 +15167,25 @@ func warpReduceSyncBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 431: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:431")
+	// PTX line 435: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:435")
 }
 
 // warpReduceSyncBlock4 runs block 4 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp12), PTX lines 435-435; divergent, reconverges at block 38 (b26 ($L__BB3_2))
+// b3 ($L__tmp12), PTX lines 439-439; divergent, reconverges at block 38 (b26 ($L__BB3_2))
 func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1f)
-	// PTX lines 435: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 439: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 435: setp.gt.u32
+		// 439: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 435: setp.gt.u32
+				// 439: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13879,7 +15197,7 @@ func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 435: setp.gt.u32
+				// 439: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13894,15 +15212,15 @@ func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock6 runs block 6 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp13), PTX lines 449-449
+// b4 ($L__tmp13), PTX lines 453-453
 func warpReduceSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[67], m)
-	// PTX line 449: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:449")
+	// PTX line 453: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:453")
 }
 
 // warpReduceSyncBlock7 runs block 7 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp14), PTX lines 452-452
+// b5 ($L__tmp14), PTX lines 456-456
 func warpReduceSyncBlock7(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r13 := w.Reg(13)
@@ -13916,20 +15234,20 @@ func warpReduceSyncBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 452: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r13, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:452")
+	// PTX line 456: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r13, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:456")
 }
 
 // warpReduceSyncBlock9 runs block 9 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b6 ($L__tmp15), PTX lines 455-455
+// b6 ($L__tmp15), PTX lines 459-459
 func warpReduceSyncBlock9(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[69], m)
-	// PTX line 455: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:455")
+	// PTX line 459: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:459")
 }
 
 // warpReduceSyncBlock10 runs block 10 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b7 ($L__tmp16), PTX lines 458-460
+// b7 ($L__tmp16), PTX lines 462-464
 func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r13 := w.Reg(13)
@@ -13945,20 +15263,20 @@ func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 458: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r8, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:458")
-	// PTX lines 460: lane-local, one loop over the lanes
+	// PTX line 462: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r14, r8, 0xffffffffffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:462")
+	// PTX lines 464: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 460: add.s32
+				// 464: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
 				r15[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 460: add.s32
+				// 464: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(r13[l]))
 				r15[l] = v1
 			}
@@ -13967,15 +15285,15 @@ func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock12 runs block 12 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b8 ($L__tmp17), PTX lines 463-463
+// b8 ($L__tmp17), PTX lines 467-467
 func warpReduceSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[71], m)
-	// PTX line 463: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:463")
+	// PTX line 467: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:467")
 }
 
 // warpReduceSyncBlock13 runs block 13 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b9 ($L__tmp18), PTX lines 466-466
+// b9 ($L__tmp18), PTX lines 470-470
 func warpReduceSyncBlock13(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r15 := w.Reg(15)
@@ -13989,20 +15307,20 @@ func warpReduceSyncBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 466: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:466")
+	// PTX line 470: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r15, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:470")
 }
 
 // warpReduceSyncBlock15 runs block 15 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b10 ($L__tmp19), PTX lines 469-469
+// b10 ($L__tmp19), PTX lines 473-473
 func warpReduceSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[73], m)
-	// PTX line 469: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:469")
+	// PTX line 473: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:473")
 }
 
 // warpReduceSyncBlock16 runs block 16 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b11 ($L__tmp20), PTX lines 472-474
+// b11 ($L__tmp20), PTX lines 476-478
 func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r15 := w.Reg(15)
@@ -14018,20 +15336,20 @@ func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 472: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r16, r8, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:472")
-	// PTX lines 474: lane-local, one loop over the lanes
+	// PTX line 476: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r16, r8, 0xffffffffffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:476")
+	// PTX lines 478: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 474: add.s32
+				// 478: add.s32
 				v1 := uint64(uint32(r16[l]) + uint32(r15[l]))
 				r17[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 474: add.s32
+				// 478: add.s32
 				v1 := uint64(uint32(r16[l]) + uint32(r15[l]))
 				r17[l] = v1
 			}
@@ -14040,15 +15358,15 @@ func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock18 runs block 18 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b12 ($L__tmp21), PTX lines 477-477
+// b12 ($L__tmp21), PTX lines 481-481
 func warpReduceSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[75], m)
-	// PTX line 477: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:477")
+	// PTX line 481: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:481")
 }
 
 // warpReduceSyncBlock19 runs block 19 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b13 ($L__tmp22), PTX lines 480-480
+// b13 ($L__tmp22), PTX lines 484-484
 func warpReduceSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r17 := w.Reg(17)
@@ -14062,20 +15380,20 @@ func warpReduceSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 480: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r17, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:480")
+	// PTX line 484: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r17, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:484")
 }
 
 // warpReduceSyncBlock21 runs block 21 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b14 ($L__tmp23), PTX lines 483-483
+// b14 ($L__tmp23), PTX lines 487-487
 func warpReduceSyncBlock21(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[77], m)
-	// PTX line 483: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:483")
+	// PTX line 487: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:487")
 }
 
 // warpReduceSyncBlock22 runs block 22 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b15 ($L__tmp24), PTX lines 486-488
+// b15 ($L__tmp24), PTX lines 490-492
 func warpReduceSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r17 := w.Reg(17)
@@ -14091,20 +15409,20 @@ func warpReduceSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 486: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r18, r8, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:486")
-	// PTX lines 488: lane-local, one loop over the lanes
+	// PTX line 490: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r18, r8, 0xffffffffffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:490")
+	// PTX lines 492: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 488: add.s32
+				// 492: add.s32
 				v1 := uint64(uint32(r18[l]) + uint32(r17[l]))
 				r19[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 488: add.s32
+				// 492: add.s32
 				v1 := uint64(uint32(r18[l]) + uint32(r17[l]))
 				r19[l] = v1
 			}
@@ -14113,15 +15431,15 @@ func warpReduceSyncBlock22(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock24 runs block 24 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b16 ($L__tmp25), PTX lines 491-491
+// b16 ($L__tmp25), PTX lines 495-495
 func warpReduceSyncBlock24(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[79], m)
-	// PTX line 491: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:491")
+	// PTX line 495: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:495")
 }
 
 // warpReduceSyncBlock25 runs block 25 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b17 ($L__tmp26), PTX lines 494-494
+// b17 ($L__tmp26), PTX lines 498-498
 func warpReduceSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r19 := w.Reg(19)
@@ -14135,20 +15453,20 @@ func warpReduceSyncBlock25(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 494: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r19, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:494")
+	// PTX line 498: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r19, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:498")
 }
 
 // warpReduceSyncBlock27 runs block 27 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b18 ($L__tmp27), PTX lines 497-497
+// b18 ($L__tmp27), PTX lines 501-501
 func warpReduceSyncBlock27(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[81], m)
-	// PTX line 497: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:497")
+	// PTX line 501: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:501")
 }
 
 // warpReduceSyncBlock28 runs block 28 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b19 ($L__tmp28), PTX lines 500-502
+// b19 ($L__tmp28), PTX lines 504-506
 func warpReduceSyncBlock28(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r19 := w.Reg(19)
@@ -14164,20 +15482,20 @@ func warpReduceSyncBlock28(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 500: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r8, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:500")
-	// PTX lines 502: lane-local, one loop over the lanes
+	// PTX line 504: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r20, r8, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:504")
+	// PTX lines 506: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 502: add.s32
+				// 506: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
 				r21[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 502: add.s32
+				// 506: add.s32
 				v1 := uint64(uint32(r20[l]) + uint32(r19[l]))
 				r21[l] = v1
 			}
@@ -14186,15 +15504,15 @@ func warpReduceSyncBlock28(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock30 runs block 30 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b20 ($L__tmp29), PTX lines 505-505
+// b20 ($L__tmp29), PTX lines 509-509
 func warpReduceSyncBlock30(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[83], m)
-	// PTX line 505: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:505")
+	// PTX line 509: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:509")
 }
 
 // warpReduceSyncBlock31 runs block 31 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b21 ($L__tmp30), PTX lines 508-508
+// b21 ($L__tmp30), PTX lines 512-512
 func warpReduceSyncBlock31(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r21 := w.Reg(21)
@@ -14208,20 +15526,20 @@ func warpReduceSyncBlock31(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 508: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:508")
+	// PTX line 512: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r21, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:512")
 }
 
 // warpReduceSyncBlock33 runs block 33 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b22 ($L__tmp31), PTX lines 511-511
+// b22 ($L__tmp31), PTX lines 515-515
 func warpReduceSyncBlock33(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[85], m)
-	// PTX line 511: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:511")
+	// PTX line 515: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:515")
 }
 
 // warpReduceSyncBlock34 runs block 34 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b23 ($L__tmp32), PTX lines 514-516
+// b23 ($L__tmp32), PTX lines 518-520
 func warpReduceSyncBlock34(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r21 := w.Reg(21)
@@ -14237,20 +15555,20 @@ func warpReduceSyncBlock34(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 514: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r8, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:514")
-	// PTX lines 516: lane-local, one loop over the lanes
+	// PTX line 518: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r22, r8, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:518")
+	// PTX lines 520: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 516: add.s32
+				// 520: add.s32
 				v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
 				r23[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 516: add.s32
+				// 520: add.s32
 				v1 := uint64(uint32(r22[l]) + uint32(r21[l]))
 				r23[l] = v1
 			}
@@ -14259,15 +15577,15 @@ func warpReduceSyncBlock34(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock36 runs block 36 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b24 ($L__tmp33), PTX lines 519-519
+// b24 ($L__tmp33), PTX lines 523-523
 func warpReduceSyncBlock36(w *runtime.Warp, m uint32, budget int) {
 	w.CheckMem(checkSites[87], m)
-	// PTX line 519: bar.warp.sync
-	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:519")
+	// PTX line 523: bar.warp.sync
+	w.BarWarpSync(28, m, m, "testdata/sanitizer/bugs.clang.ptx:523")
 }
 
 // warpReduceSyncBlock37 runs block 37 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b25 ($L__tmp34), PTX lines 522-522
+// b25 ($L__tmp34), PTX lines 526-526
 func warpReduceSyncBlock37(w *runtime.Warp, m uint32, budget int) {
 	r8 := w.Reg(8)
 	r23 := w.Reg(23)
@@ -14281,34 +15599,34 @@ func warpReduceSyncBlock37(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 522: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r23, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:522")
+	// PTX line 526: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r23, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:526")
 }
 
 // warpReduceSyncBlock38 runs block 38 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b26 ($L__BB3_2), PTX lines 525-527; divergent, reconverges at block 39 (b27 ($L__BB3_4))
+// b26 ($L__BB3_2), PTX lines 529-531; divergent, reconverges at block 39 (b27 ($L__BB3_4))
 func warpReduceSyncBlock38(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r24 := w.Reg(24)
 	k0 := uint64(0x0)
-	// PTX lines 525, 527: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 529, 531: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 525: cvt.u32.u64
+					// 529: cvt.u32.u64
 					v1 := uint64(uint32(uint64(r3[l])))
 					r24[l] = v1
 				}
 				if int64(int32(r24[31]))-int64(int32(r24[0])) == 31 && w.TidLinear {
-					// 527: setp.ne.s32
+					// 531: setp.ne.s32
 					p1n = runtime.StepMask(int64(int32(r24[0])), int64(int32(k0)), runtime.StepNE)
 				} else {
 					for l := range 32 {
 						v1 := r24[l]
-						// 527: setp.ne.s32
+						// 531: setp.ne.s32
 						c2t := uint32(v1) != uint32(k0)
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -14322,10 +15640,10 @@ func warpReduceSyncBlock38(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 525: cvt.u32.u64
+				// 529: cvt.u32.u64
 				v1 := uint64(uint32(uint64(r3[l])))
 				r24[l] = v1
-				// 527: setp.ne.s32
+				// 531: setp.ne.s32
 				c2t := uint32(v1) != uint32(k0)
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -14340,7 +15658,7 @@ func warpReduceSyncBlock38(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock42 runs block 42 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b30, PTX lines 440-446
+// b30, PTX lines 444-450
 func warpReduceSyncBlock42(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
@@ -14360,24 +15678,24 @@ func warpReduceSyncBlock42(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 440: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:440")
-	// PTX lines 442, 443: lane-local, one loop over the lanes
+	// PTX line 444: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:444")
+	// PTX lines 446, 447: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 442: shl.b64
+				// 446: shl.b64
 				v1 := uint64(uint64(r3[l]) << uint32(k0))
-				// 443: add.s64
+				// 447: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 442: shl.b64
+				// 446: shl.b64
 				v1 := uint64(uint64(r3[l]) << uint32(k0))
-				// 443: add.s64
+				// 447: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
@@ -14393,20 +15711,20 @@ func warpReduceSyncBlock42(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 444: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:444")
-	// PTX lines 446: lane-local, one loop over the lanes
+	// PTX line 448: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:448")
+	// PTX lines 450: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 446: add.s32
+				// 450: add.s32
 				v3 := uint64(uint32(r12[l]) + uint32(r9[l]))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 446: add.s32
+				// 450: add.s32
 				v3 := uint64(uint32(r12[l]) + uint32(r9[l]))
 				r13[l] = v3
 			}
@@ -14415,7 +15733,7 @@ func warpReduceSyncBlock42(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock43 runs block 43 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b31, PTX lines 532-537
+// b31, PTX lines 536-541
 func warpReduceSyncBlock43(w *runtime.Warp, m uint32, budget int) {
 	r26 := w.Reg(26)
 	r27 := w.Reg(27)
@@ -14428,14 +15746,14 @@ func warpReduceSyncBlock43(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 532: ld.param.u64
+	// PTX line 536: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:532")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:536")
 	}
-	// PTX line 533: cvta.to.global.u64, warp-uniform
+	// PTX line 537: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r26, m, u2)
 	w.CheckMem(checkSites[91], m)
@@ -14448,8 +15766,8 @@ func warpReduceSyncBlock43(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 535: ld.volatile.shared.u32
-	u3 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:535")
+	// PTX line 539: ld.volatile.shared.u32
+	u3 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:539")
 	runtime.Broadcast(r27, m, u3)
 	w.CheckMem(checkSites[92], m)
 	if budget == 0 {
@@ -14461,8 +15779,8 @@ func warpReduceSyncBlock43(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 537: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r27, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:537")
+	// PTX line 541: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r27, r26, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:541")
 	_ = u2
 	_ = u3
 }
@@ -14514,7 +15832,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 551
+		// b0, PTX line 555
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -14523,7 +15841,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin4), PTX lines 560-560
+		// b1 ($L__func_begin4), PTX lines 564-564
 		histogramPlainBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14536,7 +15854,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp36), PTX lines 563-563
+		// b2 ($L__tmp36), PTX lines 567-567
 		histogramPlainBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14549,7 +15867,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp37), PTX lines 566-569; divergent, reconverges at block 4 (b4 ($L__BB4_2))
+		// b3 ($L__tmp37), PTX lines 570-573; divergent, reconverges at block 4 (b4 ($L__BB4_2))
 		histogramPlainBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14583,12 +15901,12 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__BB4_2), PTX line 577; bar.sync at line 579
+		// b4 ($L__BB4_2), PTX line 581; bar.sync at line 583
 		return pc, budget
 	}
 block5:
 	{
-		// b4 ($L__BB4_2), PTX lines 581-581; divergent, reconverges at block 7 (b6 ($L__BB4_5))
+		// b4 ($L__BB4_2), PTX lines 585-585; divergent, reconverges at block 7 (b6 ($L__BB4_5))
 		histogramPlainBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14615,7 +15933,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB4_4), PTX lines 592-606; divergent, reconverges at block 17 (b15)
+		// b5 ($L__BB4_4), PTX lines 596-610; divergent, reconverges at block 17 (b15)
 		histogramPlainBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14642,7 +15960,7 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB4_5), PTX lines 611-611; bar.sync at line 613
+		// b6 ($L__BB4_5), PTX lines 615-615; bar.sync at line 617
 		histogramPlainBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14651,7 +15969,7 @@ block7:
 	}
 block8:
 	{
-		// b6 ($L__BB4_5), PTX line 609; divergent, reconverges at block 12 (b10 ($L__BB4_7))
+		// b6 ($L__BB4_5), PTX line 613; divergent, reconverges at block 12 (b10 ($L__BB4_7))
 		t := m & w.P[3]
 		if t == m {
 			if stop == 9 || budget <= 1 {
@@ -14682,7 +16000,7 @@ block8:
 	}
 block9:
 	{
-		// b7 ($L__BB4_6), PTX lines 619-625
+		// b7 ($L__BB4_6), PTX lines 623-629
 		histogramPlainBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14695,7 +16013,7 @@ block9:
 	}
 block10:
 	{
-		// b8 ($L__tmp38), PTX lines 628-628
+		// b8 ($L__tmp38), PTX lines 632-632
 		histogramPlainBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14708,7 +16026,7 @@ block10:
 	}
 block11:
 	{
-		// b9 ($L__tmp39), PTX line 629
+		// b9 ($L__tmp39), PTX line 633
 		if stop == 12 || budget <= 1 {
 			return pc, budget
 		}
@@ -14717,12 +16035,12 @@ block11:
 	}
 block12:
 	{
-		// b10 ($L__BB4_7), PTX line 630; ret
+		// b10 ($L__BB4_7), PTX line 634; ret
 		return pc, budget
 	}
 block13:
 	{
-		// b11 ($L__tmp40), PTX line 633
+		// b11 ($L__tmp40), PTX line 637
 		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
@@ -14731,12 +16049,12 @@ block13:
 	}
 block14:
 	{
-		// b12 ($L__func_end4), PTX line 634; ret
+		// b12 ($L__func_end4), PTX line 638; ret
 		return pc, budget
 	}
 block15:
 	{
-		// b13, PTX lines 574-576
+		// b13, PTX lines 578-580
 		histogramPlainBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14749,7 +16067,7 @@ block15:
 	}
 block16:
 	{
-		// b14, PTX lines 586-589
+		// b14, PTX lines 590-593
 		histogramPlainBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14762,7 +16080,7 @@ block16:
 	}
 block17:
 	{
-		// b15, PTX line 608
+		// b15, PTX line 612
 		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
@@ -14771,7 +16089,7 @@ block17:
 	}
 block18:
 	{
-		// b16, PTX line 615
+		// b16, PTX line 619
 		if stop == 12 || budget <= 1 {
 			return pc, budget
 		}
@@ -14781,7 +16099,7 @@ block18:
 }
 
 // histogramPlainBlock1 runs block 1 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin4), PTX lines 560-560
+// b1 ($L__func_begin4), PTX lines 564-564
 func histogramPlainBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	if budget == 0 {
@@ -14793,34 +16111,34 @@ func histogramPlainBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 560: ld.param.u32
+	// PTX line 564: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:560")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:564")
 	}
 	runtime.Broadcast(r0, m, u1)
 	_ = u1
 }
 
 // histogramPlainBlock2 runs block 2 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp36), PTX lines 563-563
+// b2 ($L__tmp36), PTX lines 567-567
 func histogramPlainBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
-	// PTX lines 563: lane-local, one loop over the lanes
+	// PTX lines 567: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 563: mov.u32
+				// 567: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r1[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 563: mov.u32
+				// 567: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r1[l] = v1
 			}
@@ -14829,7 +16147,7 @@ func histogramPlainBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock3 runs block 3 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp37), PTX lines 566-569; divergent, reconverges at block 4 (b4 ($L__BB4_2))
+// b3 ($L__tmp37), PTX lines 570-573; divergent, reconverges at block 4 (b4 ($L__BB4_2))
 func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -14838,23 +16156,23 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xf)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
-	// PTX lines 566, 567: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 570, 571: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 567: mul.wide.u32
+					// 571: mul.wide.u32
 					v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
 					r2[l] = v2
 				}
 				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
-					// 566: setp.gt.u32
+					// 570: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
-						// 566: setp.gt.u32
+						// 570: setp.gt.u32
 						c1t := uint32(r1[l]) > uint32(k0)
 						c1 := c1t
 						c1b0 := uint32(0)
@@ -14868,7 +16186,7 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 566: setp.gt.u32
+				// 570: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14876,28 +16194,28 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 					c1b0 = 1
 				}
 				p0n |= c1b0 << l
-				// 567: mul.wide.u32
+				// 571: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
 				r2[l] = v2
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 568: mov.u64, warp-uniform
+	// PTX line 572: mov.u64, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r3, m, u3)
-	// PTX lines 569: lane-local, one loop over the lanes
+	// PTX lines 573: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 569: add.s64
+				// 573: add.s64
 				v4 := uint64(uint64(u3) + uint64(r2[l]))
 				r4[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 569: add.s64
+				// 573: add.s64
 				v4 := uint64(uint64(u3) + uint64(r2[l]))
 				r4[l] = v4
 			}
@@ -14906,20 +16224,20 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock5 runs block 5 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB4_2), PTX lines 581-581; divergent, reconverges at block 7 (b6 ($L__BB4_5))
+// b4 ($L__BB4_2), PTX lines 585-585; divergent, reconverges at block 7 (b6 ($L__BB4_5))
 func histogramPlainBlock5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	// PTX lines 581: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 585: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
-		// 581: setp.ge.s32
+		// 585: setp.ge.s32
 		w.P[1] = runtime.StepMask(int64(int32(r1[0])), int64(int32(r0[0])), runtime.StepGE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 581: setp.ge.s32
+				// 585: setp.ge.s32
 				c1t := int32(r1[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14931,7 +16249,7 @@ func histogramPlainBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 581: setp.ge.s32
+				// 585: setp.ge.s32
 				c1t := int32(r1[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14946,7 +16264,7 @@ func histogramPlainBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock6 runs block 6 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB4_4), PTX lines 592-606; divergent, reconverges at block 17 (b15)
+// b5 ($L__BB4_4), PTX lines 596-610; divergent, reconverges at block 17 (b15)
 func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
@@ -14961,22 +16279,22 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xf)
 	k1 := uint64(0x4)
 	k2 := uint64(0x1)
-	// PTX lines 592, 593: lane-local, one loop over the lanes
+	// PTX lines 596, 597: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 592: cvt.s64.s32
+				// 596: cvt.s64.s32
 				v1 := uint64(uint64(int32(r9[l])))
-				// 593: add.s64
+				// 597: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 592: cvt.s64.s32
+				// 596: cvt.s64.s32
 				v1 := uint64(uint64(int32(r9[l])))
-				// 593: add.s64
+				// 597: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
@@ -14992,28 +16310,28 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 594: ld.global.u8
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.clang.ptx:594")
-	// PTX lines 596, 597, 598: lane-local, one loop over the lanes
+	// PTX line 598: ld.global.u8
+	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.clang.ptx:598")
+	// PTX lines 600, 601, 602: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 596: and.b32
+				// 600: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k0))
-				// 597: mul.wide.u32
+				// 601: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-				// 598: add.s64
+				// 602: add.s64
 				v5 := uint64(uint64(r3[l]) + uint64(v4))
 				r15[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 596: and.b32
+				// 600: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k0))
-				// 597: mul.wide.u32
+				// 601: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-				// 598: add.s64
+				// 602: add.s64
 				v5 := uint64(uint64(r3[l]) + uint64(v4))
 				r15[l] = v5
 			}
@@ -15029,20 +16347,20 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 600: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:600")
-	// PTX lines 601: lane-local, one loop over the lanes
+	// PTX line 604: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r16, r15, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:604")
+	// PTX lines 605: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 601: add.s32
+				// 605: add.s32
 				v6 := uint64(uint32(r16[l]) + uint32(k2))
 				r17[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 601: add.s32
+				// 605: add.s32
 				v6 := uint64(uint32(r16[l]) + uint32(k2))
 				r17[l] = v6
 			}
@@ -15058,18 +16376,18 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 602: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r17, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:602")
-	// PTX lines 604, 606: lane-local, one loop over the lanes
+	// PTX line 606: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r17, r15, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:606")
+	// PTX lines 608, 610: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 604: add.s32
+				// 608: add.s32
 				v7 := uint64(uint32(r9[l]) + uint32(r8[l]))
 				r9[l] = v7
-				// 606: setp.lt.s32
+				// 610: setp.lt.s32
 				c8t := int32(v7) < int32(r0[l])
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -15081,10 +16399,10 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 604: add.s32
+				// 608: add.s32
 				v7 := uint64(uint32(r9[l]) + uint32(r8[l]))
 				r9[l] = v7
-				// 606: setp.lt.s32
+				// 610: setp.lt.s32
 				c8t := int32(v7) < int32(r0[l])
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -15099,20 +16417,20 @@ func histogramPlainBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock7 runs block 7 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB4_5), PTX lines 611-611; bar.sync at line 613
+// b6 ($L__BB4_5), PTX lines 615-615; bar.sync at line 617
 func histogramPlainBlock7(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 611: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 615: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
-		// 611: setp.lt.u32
+		// 615: setp.lt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepLT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 611: setp.lt.u32
+				// 615: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15124,7 +16442,7 @@ func histogramPlainBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 611: setp.lt.u32
+				// 615: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15139,7 +16457,7 @@ func histogramPlainBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock9 runs block 9 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB4_6), PTX lines 619-625
+// b7 ($L__BB4_6), PTX lines 623-629
 func histogramPlainBlock9(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r4 := w.Reg(4)
@@ -15155,35 +16473,35 @@ func histogramPlainBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 619: ld.param.u64
+	// PTX line 623: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:619")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:623")
 	}
-	// PTX line 620: cvta.to.global.u64, warp-uniform
+	// PTX line 624: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 621, 622, 623: lane-local, one loop over the lanes
+	// PTX lines 625, 626, 627: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 621: cvt.u64.u32
+				// 625: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r1[l])))
-				// 622: shl.b64
+				// 626: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				// 623: add.s64
+				// 627: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r22[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 621: cvt.u64.u32
+				// 625: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r1[l])))
-				// 622: shl.b64
+				// 626: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				// 623: add.s64
+				// 627: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r22[l] = v5
 			}
@@ -15199,12 +16517,12 @@ func histogramPlainBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 625: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:625")
+	// PTX line 629: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r23, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:629")
 }
 
 // histogramPlainBlock10 runs block 10 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b8 ($L__tmp38), PTX lines 628-628
+// b8 ($L__tmp38), PTX lines 632-632
 func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
@@ -15219,17 +16537,17 @@ func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 628: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r24, r22, r23, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:628")
+	// PTX line 632: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r24, r22, r23, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:632")
 }
 
 // histogramPlainBlock15 runs block 15 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 574-576
+// b13, PTX lines 578-580
 func histogramPlainBlock15(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX line 574: mov.b32, warp-uniform
+	// PTX line 578: mov.b32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
 	w.CheckMem(checkSites[98], m)
@@ -15242,13 +16560,13 @@ func histogramPlainBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 576: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:576")
+	// PTX line 580: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:580")
 	_ = u1
 }
 
 // histogramPlainBlock16 runs block 16 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 586-589
+// b14, PTX lines 590-593
 func histogramPlainBlock16(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -15263,31 +16581,31 @@ func histogramPlainBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 586: ld.param.u64
+	// PTX line 590: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:586")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:590")
 	}
-	// PTX line 587: cvta.to.global.u64, warp-uniform
+	// PTX line 591: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r7, m, u2)
-	// PTX line 588: mov.u32, warp-uniform
+	// PTX line 592: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u3)
-	// PTX lines 589: lane-local, one loop over the lanes
+	// PTX lines 593: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 589: mov.u32
+				// 593: mov.u32
 				v4 := uint64(r1[l])
 				r9[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 589: mov.u32
+				// 593: mov.u32
 				v4 := uint64(r1[l])
 				r9[l] = v4
 			}
@@ -15348,7 +16666,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 643
+		// b0, PTX line 647
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -15357,7 +16675,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin5), PTX lines 652-652
+		// b1 ($L__func_begin5), PTX lines 656-656
 		histogramAtomicBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15370,7 +16688,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp41), PTX lines 655-655
+		// b2 ($L__tmp41), PTX lines 659-659
 		histogramAtomicBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15383,7 +16701,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp42), PTX lines 658-661; divergent, reconverges at block 4 (b4 ($L__BB5_2))
+		// b3 ($L__tmp42), PTX lines 662-665; divergent, reconverges at block 4 (b4 ($L__BB5_2))
 		histogramAtomicBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15417,12 +16735,12 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__BB5_2), PTX line 669; bar.sync at line 671
+		// b4 ($L__BB5_2), PTX line 673; bar.sync at line 675
 		return pc, budget
 	}
 block5:
 	{
-		// b4 ($L__BB5_2), PTX lines 673-673; divergent, reconverges at block 9 (b8 ($L__BB5_5))
+		// b4 ($L__BB5_2), PTX lines 677-677; divergent, reconverges at block 9 (b8 ($L__BB5_5))
 		histogramAtomicBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15449,7 +16767,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB5_4), PTX lines 684-690
+		// b5 ($L__BB5_4), PTX lines 688-694
 		histogramAtomicBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15462,7 +16780,7 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__tmp43), PTX lines 693-693
+		// b6 ($L__tmp43), PTX lines 697-697
 		histogramAtomicBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15475,7 +16793,7 @@ block7:
 	}
 block8:
 	{
-		// b7 ($L__tmp44), PTX lines 696-698; divergent, reconverges at block 19 (b17)
+		// b7 ($L__tmp44), PTX lines 700-702; divergent, reconverges at block 19 (b17)
 		histogramAtomicBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15502,7 +16820,7 @@ block8:
 	}
 block9:
 	{
-		// b8 ($L__BB5_5), PTX lines 703-703; bar.sync at line 705
+		// b8 ($L__BB5_5), PTX lines 707-707; bar.sync at line 709
 		histogramAtomicBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15511,7 +16829,7 @@ block9:
 	}
 block10:
 	{
-		// b8 ($L__BB5_5), PTX line 701; divergent, reconverges at block 14 (b12 ($L__BB5_7))
+		// b8 ($L__BB5_5), PTX line 705; divergent, reconverges at block 14 (b12 ($L__BB5_7))
 		t := m & w.P[3]
 		if t == m {
 			if stop == 11 || budget <= 1 {
@@ -15542,7 +16860,7 @@ block10:
 	}
 block11:
 	{
-		// b9 ($L__BB5_6), PTX lines 711-717
+		// b9 ($L__BB5_6), PTX lines 715-721
 		histogramAtomicBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15555,7 +16873,7 @@ block11:
 	}
 block12:
 	{
-		// b10 ($L__tmp45), PTX lines 720-720
+		// b10 ($L__tmp45), PTX lines 724-724
 		histogramAtomicBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15568,7 +16886,7 @@ block12:
 	}
 block13:
 	{
-		// b11 ($L__tmp46), PTX line 721
+		// b11 ($L__tmp46), PTX line 725
 		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
@@ -15577,12 +16895,12 @@ block13:
 	}
 block14:
 	{
-		// b12 ($L__BB5_7), PTX line 722; ret
+		// b12 ($L__BB5_7), PTX line 726; ret
 		return pc, budget
 	}
 block15:
 	{
-		// b13 ($L__tmp47), PTX line 725
+		// b13 ($L__tmp47), PTX line 729
 		if stop == 16 || budget <= 1 {
 			return pc, budget
 		}
@@ -15591,12 +16909,12 @@ block15:
 	}
 block16:
 	{
-		// b14 ($L__func_end5), PTX line 726; ret
+		// b14 ($L__func_end5), PTX line 730; ret
 		return pc, budget
 	}
 block17:
 	{
-		// b15, PTX lines 666-668
+		// b15, PTX lines 670-672
 		histogramAtomicBlock17(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15609,7 +16927,7 @@ block17:
 	}
 block18:
 	{
-		// b16, PTX lines 678-681
+		// b16, PTX lines 682-685
 		histogramAtomicBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15622,7 +16940,7 @@ block18:
 	}
 block19:
 	{
-		// b17, PTX line 700
+		// b17, PTX line 704
 		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
@@ -15631,7 +16949,7 @@ block19:
 	}
 block20:
 	{
-		// b18, PTX line 707
+		// b18, PTX line 711
 		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
@@ -15641,7 +16959,7 @@ block20:
 }
 
 // histogramAtomicBlock1 runs block 1 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin5), PTX lines 652-652
+// b1 ($L__func_begin5), PTX lines 656-656
 func histogramAtomicBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	if budget == 0 {
@@ -15653,34 +16971,34 @@ func histogramAtomicBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 652: ld.param.u32
+	// PTX line 656: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:652")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:656")
 	}
 	runtime.Broadcast(r0, m, u1)
 	_ = u1
 }
 
 // histogramAtomicBlock2 runs block 2 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp41), PTX lines 655-655
+// b2 ($L__tmp41), PTX lines 659-659
 func histogramAtomicBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
-	// PTX lines 655: lane-local, one loop over the lanes
+	// PTX lines 659: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 655: mov.u32
+				// 659: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r1[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 655: mov.u32
+				// 659: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r1[l] = v1
 			}
@@ -15689,7 +17007,7 @@ func histogramAtomicBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock3 runs block 3 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp42), PTX lines 658-661; divergent, reconverges at block 4 (b4 ($L__BB5_2))
+// b3 ($L__tmp42), PTX lines 662-665; divergent, reconverges at block 4 (b4 ($L__BB5_2))
 func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -15698,23 +17016,23 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xf)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
-	// PTX lines 658, 659: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 662, 663: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 659: mul.wide.u32
+					// 663: mul.wide.u32
 					v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
 					r2[l] = v2
 				}
 				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
-					// 658: setp.gt.u32
+					// 662: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
-						// 658: setp.gt.u32
+						// 662: setp.gt.u32
 						c1t := uint32(r1[l]) > uint32(k0)
 						c1 := c1t
 						c1b0 := uint32(0)
@@ -15728,7 +17046,7 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 658: setp.gt.u32
+				// 662: setp.gt.u32
 				c1t := uint32(r1[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15736,28 +17054,28 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 					c1b0 = 1
 				}
 				p0n |= c1b0 << l
-				// 659: mul.wide.u32
+				// 663: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k1))))
 				r2[l] = v2
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 660: mov.u64, warp-uniform
+	// PTX line 664: mov.u64, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r3, m, u3)
-	// PTX lines 661: lane-local, one loop over the lanes
+	// PTX lines 665: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 661: add.s64
+				// 665: add.s64
 				v4 := uint64(uint64(u3) + uint64(r2[l]))
 				r4[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 661: add.s64
+				// 665: add.s64
 				v4 := uint64(uint64(u3) + uint64(r2[l]))
 				r4[l] = v4
 			}
@@ -15766,20 +17084,20 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock5 runs block 5 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB5_2), PTX lines 673-673; divergent, reconverges at block 9 (b8 ($L__BB5_5))
+// b4 ($L__BB5_2), PTX lines 677-677; divergent, reconverges at block 9 (b8 ($L__BB5_5))
 func histogramAtomicBlock5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
-	// PTX lines 673: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 677: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
-		// 673: setp.ge.s32
+		// 677: setp.ge.s32
 		w.P[1] = runtime.StepMask(int64(int32(r1[0])), int64(int32(r0[0])), runtime.StepGE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 673: setp.ge.s32
+				// 677: setp.ge.s32
 				c1t := int32(r1[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15791,7 +17109,7 @@ func histogramAtomicBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 673: setp.ge.s32
+				// 677: setp.ge.s32
 				c1t := int32(r1[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15806,7 +17124,7 @@ func histogramAtomicBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock6 runs block 6 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB5_4), PTX lines 684-690
+// b5 ($L__BB5_4), PTX lines 688-694
 func histogramAtomicBlock6(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r7 := w.Reg(7)
@@ -15816,22 +17134,22 @@ func histogramAtomicBlock6(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	k0 := uint64(0xf)
 	k1 := uint64(0x4)
-	// PTX lines 684, 685: lane-local, one loop over the lanes
+	// PTX lines 688, 689: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 684: cvt.s64.s32
+				// 688: cvt.s64.s32
 				v1 := uint64(uint64(int32(r9[l])))
-				// 685: add.s64
+				// 689: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 684: cvt.s64.s32
+				// 688: cvt.s64.s32
 				v1 := uint64(uint64(int32(r9[l])))
-				// 685: add.s64
+				// 689: add.s64
 				v2 := uint64(uint64(r7[l]) + uint64(v1))
 				r11[l] = v2
 			}
@@ -15847,28 +17165,28 @@ func histogramAtomicBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 686: ld.global.u8
-	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.clang.ptx:686")
-	// PTX lines 688, 689, 690: lane-local, one loop over the lanes
+	// PTX line 690: ld.global.u8
+	w.LoadLanes(runtime.SpaceGlobal, r12, r11, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.clang.ptx:690")
+	// PTX lines 692, 693, 694: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 688: and.b32
+				// 692: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k0))
-				// 689: mul.wide.u32
+				// 693: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-				// 690: add.s64
+				// 694: add.s64
 				v5 := uint64(uint64(r3[l]) + uint64(v4))
 				r15[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 688: and.b32
+				// 692: and.b32
 				v3 := uint64(uint32(r12[l]) & uint32(k0))
-				// 689: mul.wide.u32
+				// 693: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-				// 690: add.s64
+				// 694: add.s64
 				v5 := uint64(uint64(r3[l]) + uint64(v4))
 				r15[l] = v5
 			}
@@ -15877,7 +17195,7 @@ func histogramAtomicBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock7 runs block 7 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b6 ($L__tmp43), PTX lines 693-693
+// b6 ($L__tmp43), PTX lines 697-697
 func histogramAtomicBlock7(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
@@ -15892,26 +17210,26 @@ func histogramAtomicBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 693: atom.shared.add.u32
-	w.AtomLanes(runtime.SpaceShared, atomAdd32, r16, r15, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:693")
+	// PTX line 697: atom.shared.add.u32
+	w.AtomLanes(runtime.SpaceShared, atomAdd32, r16, r15, r24, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:697")
 }
 
 // histogramAtomicBlock8 runs block 8 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b7 ($L__tmp44), PTX lines 696-698; divergent, reconverges at block 19 (b17)
+// b7 ($L__tmp44), PTX lines 700-702; divergent, reconverges at block 19 (b17)
 func histogramAtomicBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
-	// PTX lines 696, 698: lane-local, one loop over the lanes
+	// PTX lines 700, 702: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 696: add.s32
+				// 700: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
 				r9[l] = v1
-				// 698: setp.lt.s32
+				// 702: setp.lt.s32
 				c2t := int32(v1) < int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -15923,10 +17241,10 @@ func histogramAtomicBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 696: add.s32
+				// 700: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r8[l]))
 				r9[l] = v1
-				// 698: setp.lt.s32
+				// 702: setp.lt.s32
 				c2t := int32(v1) < int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -15941,20 +17259,20 @@ func histogramAtomicBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock9 runs block 9 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB5_5), PTX lines 703-703; bar.sync at line 705
+// b8 ($L__BB5_5), PTX lines 707-707; bar.sync at line 709
 func histogramAtomicBlock9(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	k0 := uint64(0x10)
-	// PTX lines 703: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 707: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
-		// 703: setp.lt.u32
+		// 707: setp.lt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepLT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 703: setp.lt.u32
+				// 707: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15966,7 +17284,7 @@ func histogramAtomicBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 703: setp.lt.u32
+				// 707: setp.lt.u32
 				c1t := uint32(r1[l]) < uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -15981,7 +17299,7 @@ func histogramAtomicBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock11 runs block 11 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB5_6), PTX lines 711-717
+// b9 ($L__BB5_6), PTX lines 715-721
 func histogramAtomicBlock11(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r4 := w.Reg(4)
@@ -15997,35 +17315,35 @@ func histogramAtomicBlock11(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 711: ld.param.u64
+	// PTX line 715: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:711")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:715")
 	}
-	// PTX line 712: cvta.to.global.u64, warp-uniform
+	// PTX line 716: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 713, 714, 715: lane-local, one loop over the lanes
+	// PTX lines 717, 718, 719: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 713: cvt.u64.u32
+				// 717: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r1[l])))
-				// 714: shl.b64
+				// 718: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				// 715: add.s64
+				// 719: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r21[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 713: cvt.u64.u32
+				// 717: cvt.u64.u32
 				v3 := uint64(uint64(uint32(r1[l])))
-				// 714: shl.b64
+				// 718: shl.b64
 				v4 := uint64(uint64(v3) << uint32(k0))
-				// 715: add.s64
+				// 719: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r21[l] = v5
 			}
@@ -16041,12 +17359,12 @@ func histogramAtomicBlock11(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 717: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:717")
+	// PTX line 721: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r22, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:721")
 }
 
 // histogramAtomicBlock12 runs block 12 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b10 ($L__tmp45), PTX lines 720-720
+// b10 ($L__tmp45), PTX lines 724-724
 func histogramAtomicBlock12(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
@@ -16061,17 +17379,17 @@ func histogramAtomicBlock12(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 720: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r23, r21, r22, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:720")
+	// PTX line 724: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r23, r21, r22, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:724")
 }
 
 // histogramAtomicBlock17 runs block 17 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 666-668
+// b15, PTX lines 670-672
 func histogramAtomicBlock17(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX line 666: mov.b32, warp-uniform
+	// PTX line 670: mov.b32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r5, m, u1)
 	w.CheckMem(checkSites[103], m)
@@ -16084,13 +17402,13 @@ func histogramAtomicBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 668: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:668")
+	// PTX line 672: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:672")
 	_ = u1
 }
 
 // histogramAtomicBlock18 runs block 18 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 678-681
+// b16, PTX lines 682-685
 func histogramAtomicBlock18(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r7 := w.Reg(7)
@@ -16105,31 +17423,31 @@ func histogramAtomicBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 678: ld.param.u64
+	// PTX line 682: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:678")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:682")
 	}
-	// PTX line 679: cvta.to.global.u64, warp-uniform
+	// PTX line 683: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r7, m, u2)
-	// PTX line 680: mov.u32, warp-uniform
+	// PTX line 684: mov.u32, warp-uniform
 	u3 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u3)
-	// PTX lines 681: lane-local, one loop over the lanes
+	// PTX lines 685: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 681: mov.u32
+				// 685: mov.u32
 				v4 := uint64(r1[l])
 				r9[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 681: mov.u32
+				// 685: mov.u32
 				v4 := uint64(r1[l])
 				r9[l] = v4
 			}
@@ -16190,7 +17508,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 735
+		// b0, PTX line 739
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -16199,7 +17517,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin6), PTX lines 745-747
+		// b1 ($L__func_begin6), PTX lines 749-751
 		stencilEarlyBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16212,7 +17530,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp48), PTX lines 750-750
+		// b2 ($L__tmp48), PTX lines 754-754
 		stencilEarlyBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16225,7 +17543,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp49), PTX lines 753-753
+		// b3 ($L__tmp49), PTX lines 757-757
 		stencilEarlyBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16238,7 +17556,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp50), PTX lines 756-756
+		// b4 ($L__tmp50), PTX lines 760-760
 		stencilEarlyBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16251,7 +17569,7 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__tmp51), PTX lines 759-765; divergent, reconverges at block 6 (b6 ($L__BB6_2))
+		// b5 ($L__tmp51), PTX lines 763-769; divergent, reconverges at block 6 (b6 ($L__BB6_2))
 		stencilEarlyBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16285,7 +17603,7 @@ block5:
 	}
 block6:
 	{
-		// b6 ($L__BB6_2), PTX lines 773-780; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+		// b6 ($L__BB6_2), PTX lines 777-784; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 		stencilEarlyBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16312,7 +17630,7 @@ block6:
 	}
 block7:
 	{
-		// b7 ($L__BB6_6), PTX lines 799-799
+		// b7 ($L__BB6_6), PTX lines 803-803
 		stencilEarlyBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16325,7 +17643,7 @@ block7:
 	}
 block8:
 	{
-		// b8 ($L__BB6_7), PTX lines 804-807; divergent, reconverges at block 9 (b9 ($L__BB6_9))
+		// b8 ($L__BB6_7), PTX lines 808-811; divergent, reconverges at block 9 (b9 ($L__BB6_9))
 		stencilEarlyBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16359,7 +17677,7 @@ block8:
 	}
 block9:
 	{
-		// b9 ($L__BB6_9), PTX lines 815-815
+		// b9 ($L__BB6_9), PTX lines 819-819
 		stencilEarlyBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16372,7 +17690,7 @@ block9:
 	}
 block10:
 	{
-		// b10 ($L__BB6_10), PTX lines 818-822; bar.sync at line 824
+		// b10 ($L__BB6_10), PTX lines 822-826; bar.sync at line 828
 		stencilEarlyBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16381,7 +17699,7 @@ block10:
 	}
 block11:
 	{
-		// b10 ($L__BB6_10), PTX line 816; divergent, reconverges at block 12 (b11 ($L__BB6_12))
+		// b10 ($L__BB6_10), PTX line 820; divergent, reconverges at block 12 (b11 ($L__BB6_12))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 12 || budget <= 1 {
@@ -16411,12 +17729,12 @@ block11:
 	}
 block12:
 	{
-		// b11 ($L__BB6_12), PTX line 841; ret
+		// b11 ($L__BB6_12), PTX line 845; ret
 		return pc, budget
 	}
 block13:
 	{
-		// b12 ($L__tmp52), PTX line 844
+		// b12 ($L__tmp52), PTX line 848
 		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
@@ -16425,12 +17743,12 @@ block13:
 	}
 block14:
 	{
-		// b13 ($L__func_end6), PTX line 845; ret
+		// b13 ($L__func_end6), PTX line 849; ret
 		return pc, budget
 	}
 block15:
 	{
-		// b14, PTX lines 770-770
+		// b14, PTX lines 774-774
 		stencilEarlyBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16443,7 +17761,7 @@ block15:
 	}
 block16:
 	{
-		// b15, PTX lines 783-783; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+		// b15, PTX lines 787-787; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 		stencilEarlyBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16470,7 +17788,7 @@ block16:
 	}
 block17:
 	{
-		// b16, PTX lines 787-788; divergent, reconverges at block 7 (b7 ($L__BB6_6))
+		// b16, PTX lines 791-792; divergent, reconverges at block 7 (b7 ($L__BB6_6))
 		stencilEarlyBlock17(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16504,7 +17822,7 @@ block17:
 	}
 block18:
 	{
-		// b17, PTX lines 793-796
+		// b17, PTX lines 797-800
 		stencilEarlyBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16517,7 +17835,7 @@ block18:
 	}
 block19:
 	{
-		// b18, PTX lines 812-812
+		// b18, PTX lines 816-816
 		stencilEarlyBlock19(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16530,7 +17848,7 @@ block19:
 	}
 block20:
 	{
-		// b19, PTX lines 829-840
+		// b19, PTX lines 833-844
 		stencilEarlyBlock20(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16544,7 +17862,7 @@ block20:
 }
 
 // stencilEarlyBlock1 runs block 1 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin6), PTX lines 745-747
+// b1 ($L__func_begin6), PTX lines 749-751
 func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
@@ -16557,12 +17875,12 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 745: ld.param.u32
+	// PTX line 749: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:745")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:749")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -16574,14 +17892,14 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 746: ld.param.u64
+	// PTX line 750: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:746")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:750")
 	}
-	// PTX line 747: cvta.to.global.u64, warp-uniform
+	// PTX line 751: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
 	_ = u1
@@ -16589,33 +17907,33 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock2 runs block 2 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp48), PTX lines 750-750
+// b2 ($L__tmp48), PTX lines 754-754
 func stencilEarlyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX line 750: mov.u32, warp-uniform
+	// PTX line 754: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u1)
 	_ = u1
 }
 
 // stencilEarlyBlock3 runs block 3 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp49), PTX lines 753-753
+// b3 ($L__tmp49), PTX lines 757-757
 func stencilEarlyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	k0 := uint64(0x6)
-	// PTX lines 753: lane-local, one loop over the lanes
+	// PTX lines 757: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 753: shl.b32
+				// 757: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
 				r4[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 753: shl.b32
+				// 757: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
 				r4[l] = v1
 			}
@@ -16624,22 +17942,22 @@ func stencilEarlyBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock4 runs block 4 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp50), PTX lines 756-756
+// b4 ($L__tmp50), PTX lines 760-760
 func stencilEarlyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
-	// PTX lines 756: lane-local, one loop over the lanes
+	// PTX lines 760: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 756: mov.u32
+				// 760: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 756: mov.u32
+				// 760: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r5[l] = v1
 			}
@@ -16648,7 +17966,7 @@ func stencilEarlyBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock5 runs block 5 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp51), PTX lines 759-765; divergent, reconverges at block 6 (b6 ($L__BB6_2))
+// b5 ($L__tmp51), PTX lines 763-769; divergent, reconverges at block 6 (b6 ($L__BB6_2))
 func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
@@ -16660,32 +17978,32 @@ func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 759, 761, 762, 763, 764: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 763, 765, 766, 767, 768: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 759: add.s32
+					// 763: add.s32
 					v1 := uint64(uint32(r4[l]) + uint32(r5[l]))
 					r6[l] = v1
-					// 762: cvt.s64.s32
+					// 766: cvt.s64.s32
 					v3 := uint64(uint64(int32(v1)))
 					r7[l] = v3
-					// 763: mul.wide.s32
+					// 767: mul.wide.s32
 					v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-					// 764: add.s64
+					// 768: add.s64
 					v5 := uint64(uint64(r2[l]) + uint64(v4))
 					r9[l] = v5
 				}
 				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-					// 761: setp.ge.s32
+					// 765: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(r0[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r6[l]
-						// 761: setp.ge.s32
+						// 765: setp.ge.s32
 						c2t := int32(v1) >= int32(r0[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -16699,10 +18017,10 @@ func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 759: add.s32
+				// 763: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(r5[l]))
 				r6[l] = v1
-				// 761: setp.ge.s32
+				// 765: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -16710,26 +18028,26 @@ func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 					c2b0 = 1
 				}
 				p0n |= c2b0 << l
-				// 762: cvt.s64.s32
+				// 766: cvt.s64.s32
 				v3 := uint64(uint64(int32(v1)))
 				r7[l] = v3
-				// 763: mul.wide.s32
+				// 767: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 764: add.s64
+				// 768: add.s64
 				v5 := uint64(uint64(r2[l]) + uint64(v4))
 				r9[l] = v5
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 765: mov.f32, warp-uniform
+	// PTX line 769: mov.f32, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r10, m, u6)
 	_ = u6
 }
 
 // stencilEarlyBlock6 runs block 6 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB6_2), PTX lines 773-780; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+// b6 ($L__BB6_2), PTX lines 777-784; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r7 := w.Reg(7)
@@ -16739,24 +18057,24 @@ func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
 	k2 := uint64(0x3f)
-	// PTX line 774: mov.u64, warp-uniform
+	// PTX line 778: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 773, 775: lane-local, one loop over the lanes
+	// PTX lines 777, 779: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 773: mul.wide.u32
+				// 777: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 775: add.s64
+				// 779: add.s64
 				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 773: mul.wide.u32
+				// 777: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 775: add.s64
+				// 779: add.s64
 				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 			}
@@ -16772,25 +18090,25 @@ func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 777: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:777")
-	// PTX lines 779, 780: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX line 781: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:781")
+	// PTX lines 783, 784: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 780: cvt.u32.u64
+					// 784: cvt.u32.u64
 					v5 := uint64(uint32(uint64(r7[l])))
 					r14[l] = v5
 				}
 				if int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-					// 779: setp.eq.s32
+					// 783: setp.eq.s32
 					p1n = runtime.StepMask(int64(int32(r5[0])), int64(int32(k2)), runtime.StepEQ)
 				} else {
 					for l := range 32 {
-						// 779: setp.eq.s32
+						// 783: setp.eq.s32
 						c4t := uint32(r5[l]) == uint32(k2)
 						c4 := c4t
 						c4b0 := uint32(0)
@@ -16804,7 +18122,7 @@ func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 779: setp.eq.s32
+				// 783: setp.eq.s32
 				c4t := uint32(r5[l]) == uint32(k2)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -16812,7 +18130,7 @@ func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p1n |= c4b0 << l
-				// 780: cvt.u32.u64
+				// 784: cvt.u32.u64
 				v5 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v5
 			}
@@ -16822,7 +18140,7 @@ func stencilEarlyBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock7 runs block 7 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB6_6), PTX lines 799-799
+// b7 ($L__BB6_6), PTX lines 803-803
 func stencilEarlyBlock7(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	w.CheckMem(checkSites[105], m)
@@ -16835,12 +18153,12 @@ func stencilEarlyBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 799: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:799")
+	// PTX line 803: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:803")
 }
 
 // stencilEarlyBlock8 runs block 8 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB6_7), PTX lines 804-807; divergent, reconverges at block 9 (b9 ($L__BB6_9))
+// b8 ($L__BB6_7), PTX lines 808-811; divergent, reconverges at block 9 (b9 ($L__BB6_9))
 func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
@@ -16848,24 +18166,24 @@ func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 804, 806: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 808, 810: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 804: add.s32
+					// 808: add.s32
 					v1 := uint64(uint32(r14[l]) + uint32(k0))
 					r18[l] = v1
 				}
 				if int64(int32(r18[31]))-int64(int32(r18[0])) == 31 && w.TidLinear {
-					// 806: setp.ge.s32
+					// 810: setp.ge.s32
 					p4n = runtime.StepMask(int64(int32(r18[0])), int64(int32(r0[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r18[l]
-						// 806: setp.ge.s32
+						// 810: setp.ge.s32
 						c2t := int32(v1) >= int32(r0[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -16879,10 +18197,10 @@ func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 804: add.s32
+				// 808: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(k0))
 				r18[l] = v1
-				// 806: setp.ge.s32
+				// 810: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -16894,14 +18212,14 @@ func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[4] = p4&^m | p4n
 	}
-	// PTX line 807: mov.f32, warp-uniform
+	// PTX line 811: mov.f32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r19, m, u3)
 	_ = u3
 }
 
 // stencilEarlyBlock9 runs block 9 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB6_9), PTX lines 815-815
+// b9 ($L__BB6_9), PTX lines 819-819
 func stencilEarlyBlock9(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	w.CheckMem(checkSites[106], m)
@@ -16914,28 +18232,28 @@ func stencilEarlyBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 815: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r19, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.clang.ptx:815")
+	// PTX line 819: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r19, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.clang.ptx:819")
 }
 
 // stencilEarlyBlock10 runs block 10 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b10 ($L__BB6_10), PTX lines 818-822; bar.sync at line 824
+// b10 ($L__BB6_10), PTX lines 822-826; bar.sync at line 828
 func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
-	// PTX lines 818: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 822: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
-		// 818: setp.ge.s32
+		// 822: setp.ge.s32
 		w.P[5] = runtime.StepMask(int64(int32(r14[0])), int64(int32(r0[0])), runtime.StepGE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 818: setp.ge.s32
+				// 822: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -16947,7 +18265,7 @@ func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 818: setp.ge.s32
+				// 822: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -16969,8 +18287,8 @@ func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 820: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:820")
+	// PTX line 824: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:824")
 	w.CheckMem(checkSites[108], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -16981,12 +18299,12 @@ func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 822: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:822")
+	// PTX line 826: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r21, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:826")
 }
 
 // stencilEarlyBlock15 runs block 15 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 770-770
+// b14, PTX lines 774-774
 func stencilEarlyBlock15(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -17000,25 +18318,25 @@ func stencilEarlyBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 770: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:770")
+	// PTX line 774: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:774")
 }
 
 // stencilEarlyBlock16 runs block 16 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 783-783; divergent, reconverges at block 10 (b10 ($L__BB6_10))
+// b15, PTX lines 787-787; divergent, reconverges at block 10 (b10 ($L__BB6_10))
 func stencilEarlyBlock16(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 783: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 787: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 783: setp.ne.s32
+		// 787: setp.ne.s32
 		w.P[2] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 783: setp.ne.s32
+				// 787: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -17030,7 +18348,7 @@ func stencilEarlyBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 783: setp.ne.s32
+				// 787: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -17045,22 +18363,22 @@ func stencilEarlyBlock16(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock17 runs block 17 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 787-788; divergent, reconverges at block 7 (b7 ($L__BB6_6))
+// b16, PTX lines 791-792; divergent, reconverges at block 7 (b7 ($L__BB6_6))
 func stencilEarlyBlock17(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 787: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 791: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
-		// 787: setp.lt.s32
+		// 791: setp.lt.s32
 		w.P[3] = runtime.StepMask(int64(int32(r14[0])), int64(int32(k0)), runtime.StepLT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 787: setp.lt.s32
+				// 791: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -17072,7 +18390,7 @@ func stencilEarlyBlock17(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 787: setp.lt.s32
+				// 791: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -17084,36 +18402,36 @@ func stencilEarlyBlock17(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-	// PTX line 788: mov.f32, warp-uniform
+	// PTX line 792: mov.f32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r15, m, u2)
 	_ = u2
 }
 
 // stencilEarlyBlock18 runs block 18 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 793-796
+// b17, PTX lines 797-800
 func stencilEarlyBlock18(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
-	// PTX lines 793, 794: lane-local, one loop over the lanes
+	// PTX lines 797, 798: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 793: mul.wide.u32
+				// 797: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 794: add.s64
+				// 798: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 793: mul.wide.u32
+				// 797: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 794: add.s64
+				// 798: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
 			}
@@ -17129,12 +18447,12 @@ func stencilEarlyBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 796: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:796")
+	// PTX line 800: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:800")
 }
 
 // stencilEarlyBlock19 runs block 19 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 812-812
+// b18, PTX lines 816-816
 func stencilEarlyBlock19(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r19 := w.Reg(19)
@@ -17148,12 +18466,12 @@ func stencilEarlyBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 812: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:812")
+	// PTX line 816: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r19, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:816")
 }
 
 // stencilEarlyBlock20 runs block 20 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b19, PTX lines 829-840
+// b19, PTX lines 833-844
 func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
@@ -17172,31 +18490,31 @@ func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 829: ld.param.u64
+	// PTX line 833: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:829")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:833")
 	}
-	// PTX line 830: cvta.to.global.u64, warp-uniform
+	// PTX line 834: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 831, 832: lane-local, one loop over the lanes
+	// PTX lines 835, 836: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 831: shl.b64
+				// 835: shl.b64
 				v3 := uint64(uint64(r7[l]) << uint32(k0))
-				// 832: add.s64
+				// 836: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r25[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 831: shl.b64
+				// 835: shl.b64
 				v3 := uint64(uint64(r7[l]) << uint32(k0))
-				// 832: add.s64
+				// 836: add.s64
 				v4 := uint64(uint64(u2) + uint64(v3))
 				r25[l] = v4
 			}
@@ -17212,15 +18530,15 @@ func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 834: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:834")
-	// PTX lines 836, 838: lane-local, one loop over the lanes
+	// PTX line 838: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r26, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:838")
+	// PTX lines 840, 842: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			{
 				var v5F_s [32]float32
 				for l := range 32 {
-					// 836: add.f32
+					// 840: add.f32
 					v5F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r26[l])))
 					v5 := uint64(math.Float32bits(v5F))
 					_ = v5F
@@ -17229,7 +18547,7 @@ func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v5F := v5F_s[l]
-					// 838: add.f32
+					// 842: add.f32
 					v6F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) + v5F)
 					v6 := uint64(math.Float32bits(v6F))
 					_ = v6F
@@ -17239,12 +18557,12 @@ func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 836: add.f32
+				// 840: add.f32
 				v5F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r26[l])))
 				v5 := uint64(math.Float32bits(v5F))
 				_ = v5F
 				_ = v5
-				// 838: add.f32
+				// 842: add.f32
 				v6F := isa.CanonF32(math.Float32frombits(uint32(r21[l])) + v5F)
 				v6 := uint64(math.Float32bits(v6F))
 				_ = v6F
@@ -17262,8 +18580,8 @@ func stencilEarlyBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 840: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:840")
+	// PTX line 844: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r28, r25, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:844")
 }
 
 // stencilOkRun runs blocks of kernel stencil_ok for the lanes m from block pc, following jumps and branches all of them take
@@ -17317,7 +18635,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 854
+		// b0, PTX line 858
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -17326,7 +18644,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin7), PTX lines 864-866
+		// b1 ($L__func_begin7), PTX lines 868-870
 		stencilOkBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17339,7 +18657,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp53), PTX lines 869-869
+		// b2 ($L__tmp53), PTX lines 873-873
 		stencilOkBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17352,7 +18670,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp54), PTX lines 872-872
+		// b3 ($L__tmp54), PTX lines 876-876
 		stencilOkBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17365,7 +18683,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp55), PTX lines 875-875
+		// b4 ($L__tmp55), PTX lines 879-879
 		stencilOkBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17378,7 +18696,7 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__tmp56), PTX lines 878-884; divergent, reconverges at block 6 (b6 ($L__BB7_2))
+		// b5 ($L__tmp56), PTX lines 882-888; divergent, reconverges at block 6 (b6 ($L__BB7_2))
 		stencilOkBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17412,7 +18730,7 @@ block5:
 	}
 block6:
 	{
-		// b6 ($L__BB7_2), PTX lines 892-899; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+		// b6 ($L__BB7_2), PTX lines 896-903; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 		stencilOkBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17439,7 +18757,7 @@ block6:
 	}
 block7:
 	{
-		// b7 ($L__BB7_6), PTX lines 918-918
+		// b7 ($L__BB7_6), PTX lines 922-922
 		stencilOkBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17452,7 +18770,7 @@ block7:
 	}
 block8:
 	{
-		// b8 ($L__BB7_7), PTX lines 923-926; divergent, reconverges at block 9 (b9 ($L__BB7_9))
+		// b8 ($L__BB7_7), PTX lines 927-930; divergent, reconverges at block 9 (b9 ($L__BB7_9))
 		stencilOkBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17486,7 +18804,7 @@ block8:
 	}
 block9:
 	{
-		// b9 ($L__BB7_9), PTX lines 934-934
+		// b9 ($L__BB7_9), PTX lines 938-938
 		stencilOkBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17499,7 +18817,7 @@ block9:
 	}
 block10:
 	{
-		// b10 ($L__BB7_10), PTX lines 937-937; bar.sync at line 939
+		// b10 ($L__BB7_10), PTX lines 941-941; bar.sync at line 943
 		stencilOkBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17508,7 +18826,7 @@ block10:
 	}
 block11:
 	{
-		// b10 ($L__BB7_10), PTX line 935; divergent, reconverges at block 12 (b11 ($L__BB7_12))
+		// b10 ($L__BB7_10), PTX line 939; divergent, reconverges at block 12 (b11 ($L__BB7_12))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 12 || budget <= 1 {
@@ -17538,12 +18856,12 @@ block11:
 	}
 block12:
 	{
-		// b11 ($L__BB7_12), PTX line 961; ret
+		// b11 ($L__BB7_12), PTX line 965; ret
 		return pc, budget
 	}
 block13:
 	{
-		// b12 ($L__tmp57), PTX line 964
+		// b12 ($L__tmp57), PTX line 968
 		if stop == 14 || budget <= 1 {
 			return pc, budget
 		}
@@ -17552,12 +18870,12 @@ block13:
 	}
 block14:
 	{
-		// b13 ($L__func_end7), PTX line 965; ret
+		// b13 ($L__func_end7), PTX line 969; ret
 		return pc, budget
 	}
 block15:
 	{
-		// b14, PTX lines 889-889
+		// b14, PTX lines 893-893
 		stencilOkBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17570,7 +18888,7 @@ block15:
 	}
 block16:
 	{
-		// b15, PTX lines 902-902; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+		// b15, PTX lines 906-906; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 		stencilOkBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17597,7 +18915,7 @@ block16:
 	}
 block17:
 	{
-		// b16, PTX lines 906-907; divergent, reconverges at block 7 (b7 ($L__BB7_6))
+		// b16, PTX lines 910-911; divergent, reconverges at block 7 (b7 ($L__BB7_6))
 		stencilOkBlock17(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17631,7 +18949,7 @@ block17:
 	}
 block18:
 	{
-		// b17, PTX lines 912-915
+		// b17, PTX lines 916-919
 		stencilOkBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17644,7 +18962,7 @@ block18:
 	}
 block19:
 	{
-		// b18, PTX lines 931-931
+		// b18, PTX lines 935-935
 		stencilOkBlock19(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17657,7 +18975,7 @@ block19:
 	}
 block20:
 	{
-		// b19, PTX lines 944-960
+		// b19, PTX lines 948-964
 		stencilOkBlock20(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -17671,7 +18989,7 @@ block20:
 }
 
 // stencilOkBlock1 runs block 1 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin7), PTX lines 864-866
+// b1 ($L__func_begin7), PTX lines 868-870
 func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
@@ -17684,12 +19002,12 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 864: ld.param.u32
+	// PTX line 868: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:864")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:868")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -17701,14 +19019,14 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 865: ld.param.u64
+	// PTX line 869: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:865")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:869")
 	}
-	// PTX line 866: cvta.to.global.u64, warp-uniform
+	// PTX line 870: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
 	_ = u1
@@ -17716,33 +19034,33 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock2 runs block 2 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp53), PTX lines 869-869
+// b2 ($L__tmp53), PTX lines 873-873
 func stencilOkBlock2(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX line 869: mov.u32, warp-uniform
+	// PTX line 873: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u1)
 	_ = u1
 }
 
 // stencilOkBlock3 runs block 3 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp54), PTX lines 872-872
+// b3 ($L__tmp54), PTX lines 876-876
 func stencilOkBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	k0 := uint64(0x6)
-	// PTX lines 872: lane-local, one loop over the lanes
+	// PTX lines 876: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 872: shl.b32
+				// 876: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
 				r4[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 872: shl.b32
+				// 876: shl.b32
 				v1 := uint64(uint32(r3[l]) << uint32(k0))
 				r4[l] = v1
 			}
@@ -17751,22 +19069,22 @@ func stencilOkBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock4 runs block 4 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp55), PTX lines 875-875
+// b4 ($L__tmp55), PTX lines 879-879
 func stencilOkBlock4(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
-	// PTX lines 875: lane-local, one loop over the lanes
+	// PTX lines 879: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 875: mov.u32
+				// 879: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 875: mov.u32
+				// 879: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r5[l] = v1
 			}
@@ -17775,7 +19093,7 @@ func stencilOkBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock5 runs block 5 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp56), PTX lines 878-884; divergent, reconverges at block 6 (b6 ($L__BB7_2))
+// b5 ($L__tmp56), PTX lines 882-888; divergent, reconverges at block 6 (b6 ($L__BB7_2))
 func stencilOkBlock5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r2 := w.Reg(2)
@@ -17787,32 +19105,32 @@ func stencilOkBlock5(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 878, 880, 881, 882, 883: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 882, 884, 885, 886, 887: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 878: add.s32
+					// 882: add.s32
 					v1 := uint64(uint32(r4[l]) + uint32(r5[l]))
 					r6[l] = v1
-					// 881: cvt.s64.s32
+					// 885: cvt.s64.s32
 					v3 := uint64(uint64(int32(v1)))
 					r7[l] = v3
-					// 882: mul.wide.s32
+					// 886: mul.wide.s32
 					v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-					// 883: add.s64
+					// 887: add.s64
 					v5 := uint64(uint64(r2[l]) + uint64(v4))
 					r9[l] = v5
 				}
 				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-					// 880: setp.ge.s32
+					// 884: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(r0[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r6[l]
-						// 880: setp.ge.s32
+						// 884: setp.ge.s32
 						c2t := int32(v1) >= int32(r0[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -17826,10 +19144,10 @@ func stencilOkBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 878: add.s32
+				// 882: add.s32
 				v1 := uint64(uint32(r4[l]) + uint32(r5[l]))
 				r6[l] = v1
-				// 880: setp.ge.s32
+				// 884: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -17837,26 +19155,26 @@ func stencilOkBlock5(w *runtime.Warp, m uint32, budget int) {
 					c2b0 = 1
 				}
 				p0n |= c2b0 << l
-				// 881: cvt.s64.s32
+				// 885: cvt.s64.s32
 				v3 := uint64(uint64(int32(v1)))
 				r7[l] = v3
-				// 882: mul.wide.s32
+				// 886: mul.wide.s32
 				v4 := uint64(uint64(int64(int32(v1)) * int64(int32(k0))))
-				// 883: add.s64
+				// 887: add.s64
 				v5 := uint64(uint64(r2[l]) + uint64(v4))
 				r9[l] = v5
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 884: mov.f32, warp-uniform
+	// PTX line 888: mov.f32, warp-uniform
 	u6 := uint64(k1)
 	runtime.Broadcast(r10, m, u6)
 	_ = u6
 }
 
 // stencilOkBlock6 runs block 6 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB7_2), PTX lines 892-899; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+// b6 ($L__BB7_2), PTX lines 896-903; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r7 := w.Reg(7)
@@ -17866,24 +19184,24 @@ func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
 	k2 := uint64(0x3f)
-	// PTX line 893: mov.u64, warp-uniform
+	// PTX line 897: mov.u64, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 892, 894: lane-local, one loop over the lanes
+	// PTX lines 896, 898: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 892: mul.wide.u32
+				// 896: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 894: add.s64
+				// 898: add.s64
 				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 892: mul.wide.u32
+				// 896: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r5[l])) * uint64(uint32(k0))))
-				// 894: add.s64
+				// 898: add.s64
 				v3 := uint64(uint64(u2) + uint64(v1))
 				r13[l] = v3
 			}
@@ -17899,25 +19217,25 @@ func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 896: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:896")
-	// PTX lines 898, 899: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX line 900: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffffffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:900")
+	// PTX lines 902, 903: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 899: cvt.u32.u64
+					// 903: cvt.u32.u64
 					v5 := uint64(uint32(uint64(r7[l])))
 					r14[l] = v5
 				}
 				if int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-					// 898: setp.eq.s32
+					// 902: setp.eq.s32
 					p1n = runtime.StepMask(int64(int32(r5[0])), int64(int32(k2)), runtime.StepEQ)
 				} else {
 					for l := range 32 {
-						// 898: setp.eq.s32
+						// 902: setp.eq.s32
 						c4t := uint32(r5[l]) == uint32(k2)
 						c4 := c4t
 						c4b0 := uint32(0)
@@ -17931,7 +19249,7 @@ func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 898: setp.eq.s32
+				// 902: setp.eq.s32
 				c4t := uint32(r5[l]) == uint32(k2)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -17939,7 +19257,7 @@ func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p1n |= c4b0 << l
-				// 899: cvt.u32.u64
+				// 903: cvt.u32.u64
 				v5 := uint64(uint32(uint64(r7[l])))
 				r14[l] = v5
 			}
@@ -17949,7 +19267,7 @@ func stencilOkBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock7 runs block 7 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b7 ($L__BB7_6), PTX lines 918-918
+// b7 ($L__BB7_6), PTX lines 922-922
 func stencilOkBlock7(w *runtime.Warp, m uint32, budget int) {
 	r15 := w.Reg(15)
 	w.CheckMem(checkSites[115], m)
@@ -17962,12 +19280,12 @@ func stencilOkBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 918: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:918")
+	// PTX line 922: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r15, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:922")
 }
 
 // stencilOkBlock8 runs block 8 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b8 ($L__BB7_7), PTX lines 923-926; divergent, reconverges at block 9 (b9 ($L__BB7_9))
+// b8 ($L__BB7_7), PTX lines 927-930; divergent, reconverges at block 9 (b9 ($L__BB7_9))
 func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
@@ -17975,24 +19293,24 @@ func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 923, 925: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 927, 929: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 923: add.s32
+					// 927: add.s32
 					v1 := uint64(uint32(r14[l]) + uint32(k0))
 					r18[l] = v1
 				}
 				if int64(int32(r18[31]))-int64(int32(r18[0])) == 31 && w.TidLinear {
-					// 925: setp.ge.s32
+					// 929: setp.ge.s32
 					p4n = runtime.StepMask(int64(int32(r18[0])), int64(int32(r0[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r18[l]
-						// 925: setp.ge.s32
+						// 929: setp.ge.s32
 						c2t := int32(v1) >= int32(r0[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -18006,10 +19324,10 @@ func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 923: add.s32
+				// 927: add.s32
 				v1 := uint64(uint32(r14[l]) + uint32(k0))
 				r18[l] = v1
-				// 925: setp.ge.s32
+				// 929: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -18021,14 +19339,14 @@ func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[4] = p4&^m | p4n
 	}
-	// PTX line 926: mov.f32, warp-uniform
+	// PTX line 930: mov.f32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r19, m, u3)
 	_ = u3
 }
 
 // stencilOkBlock9 runs block 9 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b9 ($L__BB7_9), PTX lines 934-934
+// b9 ($L__BB7_9), PTX lines 938-938
 func stencilOkBlock9(w *runtime.Warp, m uint32, budget int) {
 	r19 := w.Reg(19)
 	w.CheckMem(checkSites[116], m)
@@ -18041,25 +19359,25 @@ func stencilOkBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 934: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r19, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.clang.ptx:934")
+	// PTX line 938: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r19, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.clang.ptx:938")
 }
 
 // stencilOkBlock10 runs block 10 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b10 ($L__BB7_10), PTX lines 937-937; bar.sync at line 939
+// b10 ($L__BB7_10), PTX lines 941-941; bar.sync at line 943
 func stencilOkBlock10(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r14 := w.Reg(14)
-	// PTX lines 937: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 941: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
-		// 937: setp.ge.s32
+		// 941: setp.ge.s32
 		w.P[5] = runtime.StepMask(int64(int32(r14[0])), int64(int32(r0[0])), runtime.StepGE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 937: setp.ge.s32
+				// 941: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18071,7 +19389,7 @@ func stencilOkBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 937: setp.ge.s32
+				// 941: setp.ge.s32
 				c1t := int32(r14[l]) >= int32(r0[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18086,7 +19404,7 @@ func stencilOkBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock15 runs block 15 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 889-889
+// b14, PTX lines 893-893
 func stencilOkBlock15(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -18100,25 +19418,25 @@ func stencilOkBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 889: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:889")
+	// PTX line 893: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:893")
 }
 
 // stencilOkBlock16 runs block 16 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b15, PTX lines 902-902; divergent, reconverges at block 10 (b10 ($L__BB7_10))
+// b15, PTX lines 906-906; divergent, reconverges at block 10 (b10 ($L__BB7_10))
 func stencilOkBlock16(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 902: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 906: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 902: setp.ne.s32
+		// 906: setp.ne.s32
 		w.P[2] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 902: setp.ne.s32
+				// 906: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18130,7 +19448,7 @@ func stencilOkBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 902: setp.ne.s32
+				// 906: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18145,22 +19463,22 @@ func stencilOkBlock16(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock17 runs block 17 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b16, PTX lines 906-907; divergent, reconverges at block 7 (b7 ($L__BB7_6))
+// b16, PTX lines 910-911; divergent, reconverges at block 7 (b7 ($L__BB7_6))
 func stencilOkBlock17(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 906: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 910: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r14[31]))-int64(int32(r14[0])) == 31 && w.TidLinear {
-		// 906: setp.lt.s32
+		// 910: setp.lt.s32
 		w.P[3] = runtime.StepMask(int64(int32(r14[0])), int64(int32(k0)), runtime.StepLT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 906: setp.lt.s32
+				// 910: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18172,7 +19490,7 @@ func stencilOkBlock17(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 906: setp.lt.s32
+				// 910: setp.lt.s32
 				c1t := int32(r14[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -18184,36 +19502,36 @@ func stencilOkBlock17(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[3] = p3&^m | p3n
 	}
-	// PTX line 907: mov.f32, warp-uniform
+	// PTX line 911: mov.f32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r15, m, u2)
 	_ = u2
 }
 
 // stencilOkBlock18 runs block 18 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b17, PTX lines 912-915
+// b17, PTX lines 916-919
 func stencilOkBlock18(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r17 := w.Reg(17)
 	k0 := uint64(0x4)
-	// PTX lines 912, 913: lane-local, one loop over the lanes
+	// PTX lines 916, 917: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 912: mul.wide.u32
+				// 916: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 913: add.s64
+				// 917: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 912: mul.wide.u32
+				// 916: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r14[l])) * uint64(uint32(k0))))
-				// 913: add.s64
+				// 917: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(v1))
 				r17[l] = v2
 			}
@@ -18229,12 +19547,12 @@ func stencilOkBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 915: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:915")
+	// PTX line 919: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r15, r17, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:919")
 }
 
 // stencilOkBlock19 runs block 19 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b18, PTX lines 931-931
+// b18, PTX lines 935-935
 func stencilOkBlock19(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r19 := w.Reg(19)
@@ -18248,12 +19566,12 @@ func stencilOkBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 931: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r19, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:931")
+	// PTX line 935: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r19, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:935")
 }
 
 // stencilOkBlock20 runs block 20 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b19, PTX lines 944-960
+// b19, PTX lines 948-964
 func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 	r7 := w.Reg(7)
 	r13 := w.Reg(13)
@@ -18272,14 +19590,14 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 944: ld.param.u64
+	// PTX line 948: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:944")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:948")
 	}
-	// PTX line 945: cvta.to.global.u64, warp-uniform
+	// PTX line 949: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	w.CheckMem(checkSites[120], m)
 	if budget == 0 {
@@ -18291,8 +19609,8 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 947: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:947")
+	// PTX line 951: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r22, r13, 0xffffffffffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:951")
 	w.CheckMem(checkSites[121], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -18303,8 +19621,8 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 949: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:949")
+	// PTX line 953: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r23, r13, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:953")
 	w.CheckMem(checkSites[122], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -18315,15 +19633,15 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 951: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:951")
-	// PTX lines 953, 955, 957, 958: lane-local, one loop over the lanes
+	// PTX line 955: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r24, r13, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:955")
+	// PTX lines 957, 959, 961, 962: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			{
 				var v3F_s [32]float32
 				for l := range 32 {
-					// 953: add.f32
+					// 957: add.f32
 					v3F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 					v3 := uint64(math.Float32bits(v3F))
 					_ = v3F
@@ -18332,14 +19650,14 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v3F := v3F_s[l]
-					// 955: add.f32
+					// 959: add.f32
 					v4F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) + v3F)
 					v4 := uint64(math.Float32bits(v4F))
 					_ = v4F
 					r26[l] = v4
-					// 957: shl.b64
+					// 961: shl.b64
 					v5 := uint64(uint64(r7[l]) << uint32(k0))
-					// 958: add.s64
+					// 962: add.s64
 					v6 := uint64(uint64(u2) + uint64(v5))
 					r28[l] = v6
 				}
@@ -18347,19 +19665,19 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 953: add.f32
+				// 957: add.f32
 				v3F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r24[l])))
 				v3 := uint64(math.Float32bits(v3F))
 				_ = v3F
 				_ = v3
-				// 955: add.f32
+				// 959: add.f32
 				v4F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) + v3F)
 				v4 := uint64(math.Float32bits(v4F))
 				_ = v4F
 				r26[l] = v4
-				// 957: shl.b64
+				// 961: shl.b64
 				v5 := uint64(uint64(r7[l]) << uint32(k0))
-				// 958: add.s64
+				// 962: add.s64
 				v6 := uint64(uint64(u2) + uint64(v5))
 				r28[l] = v6
 			}
@@ -18375,8 +19693,8 @@ func stencilOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 960: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r26, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:960")
+	// PTX line 964: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r26, r28, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:964")
 }
 
 // scaleRun runs blocks of kernel scale for the lanes m from block pc, following jumps and branches all of them take
@@ -18407,7 +19725,7 @@ func scaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 975
+		// b0, PTX line 979
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -18416,7 +19734,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin8), PTX lines 984-984
+		// b1 ($L__func_begin8), PTX lines 988-988
 		scaleBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18429,7 +19747,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp58), PTX lines 987-987
+		// b2 ($L__tmp58), PTX lines 991-991
 		scaleBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18442,7 +19760,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp59), PTX lines 990-990
+		// b3 ($L__tmp59), PTX lines 994-994
 		scaleBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18455,7 +19773,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp60), PTX lines 993-993
+		// b4 ($L__tmp60), PTX lines 997-997
 		scaleBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18468,7 +19786,7 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__tmp61), PTX lines 996-998; divergent, reconverges at block 6 (b6 ($L__BB8_2))
+		// b5 ($L__tmp61), PTX lines 1000-1002; divergent, reconverges at block 6 (b6 ($L__BB8_2))
 		scaleBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18502,12 +19820,12 @@ block5:
 	}
 block6:
 	{
-		// b6 ($L__BB8_2), PTX line 1017; ret
+		// b6 ($L__BB8_2), PTX line 1021; ret
 		return pc, budget
 	}
 block7:
 	{
-		// b7 ($L__tmp62), PTX line 1020
+		// b7 ($L__tmp62), PTX line 1024
 		if stop == 8 || budget <= 1 {
 			return pc, budget
 		}
@@ -18516,12 +19834,12 @@ block7:
 	}
 block8:
 	{
-		// b8 ($L__func_end8), PTX line 1021; ret
+		// b8 ($L__func_end8), PTX line 1025; ret
 		return pc, budget
 	}
 block9:
 	{
-		// b9, PTX lines 1003-1016
+		// b9, PTX lines 1007-1020
 		scaleBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18535,7 +19853,7 @@ block9:
 }
 
 // scaleBlock1 runs block 1 of kernel scale for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin8), PTX lines 984-984
+// b1 ($L__func_begin8), PTX lines 988-988
 func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	if budget == 0 {
@@ -18547,54 +19865,54 @@ func scaleBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 984: ld.param.u32
+	// PTX line 988: ld.param.u32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/sanitizer/bugs.clang.ptx:984")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/sanitizer/bugs.clang.ptx:988")
 	}
 	runtime.Broadcast(r0, m, u1)
 	_ = u1
 }
 
 // scaleBlock2 runs block 2 of kernel scale for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp58), PTX lines 987-987
+// b2 ($L__tmp58), PTX lines 991-991
 func scaleBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
-	// PTX line 987: mov.u32, warp-uniform
+	// PTX line 991: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r1, m, u1)
 	_ = u1
 }
 
 // scaleBlock3 runs block 3 of kernel scale for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp59), PTX lines 990-990
+// b3 ($L__tmp59), PTX lines 994-994
 func scaleBlock3(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX line 990: mov.u32, warp-uniform
+	// PTX line 994: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r2, m, u1)
 	_ = u1
 }
 
 // scaleBlock4 runs block 4 of kernel scale for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp60), PTX lines 993-993
+// b4 ($L__tmp60), PTX lines 997-997
 func scaleBlock4(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
-	// PTX lines 993: lane-local, one loop over the lanes
+	// PTX lines 997: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 993: mov.u32
+				// 997: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r3[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 993: mov.u32
+				// 997: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r3[l] = v1
 			}
@@ -18603,31 +19921,31 @@ func scaleBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // scaleBlock5 runs block 5 of kernel scale for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp61), PTX lines 996-998; divergent, reconverges at block 6 (b6 ($L__BB8_2))
+// b5 ($L__tmp61), PTX lines 1000-1002; divergent, reconverges at block 6 (b6 ($L__BB8_2))
 func scaleBlock5(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
-	// PTX lines 996, 998: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 1000, 1002: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 996: mad.lo.s32
+					// 1000: mad.lo.s32
 					v1 := uint64(uint32(uint32(r1[l])*uint32(r2[l]) + uint32(r3[l])))
 					r4[l] = v1
 				}
 				if int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
-					// 998: setp.ge.s32
+					// 1002: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r4[0])), int64(int32(r0[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r4[l]
-						// 998: setp.ge.s32
+						// 1002: setp.ge.s32
 						c2t := int32(v1) >= int32(r0[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -18641,10 +19959,10 @@ func scaleBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 996: mad.lo.s32
+				// 1000: mad.lo.s32
 				v1 := uint64(uint32(uint32(r1[l])*uint32(r2[l]) + uint32(r3[l])))
 				r4[l] = v1
-				// 998: setp.ge.s32
+				// 1002: setp.ge.s32
 				c2t := int32(v1) >= int32(r0[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -18659,7 +19977,7 @@ func scaleBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // scaleBlock9 runs block 9 of kernel scale for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 1003-1016
+// b9, PTX lines 1007-1020
 func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r11 := w.Reg(11)
@@ -18676,12 +19994,12 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1003: ld.param.f32
+	// PTX line 1007: ld.param.f32
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u1 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:1003")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.clang.ptx:1007")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -18692,12 +20010,12 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1004: ld.param.u64
+	// PTX line 1008: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1004")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1008")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -18708,39 +20026,39 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1005: ld.param.u64
+	// PTX line 1009: ld.param.u64
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u3 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1005")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1009")
 	}
-	// PTX line 1006: cvta.to.global.u64, warp-uniform
+	// PTX line 1010: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u3)
-	// PTX line 1007: cvta.to.global.u64, warp-uniform
+	// PTX line 1011: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u2)
-	// PTX lines 1008, 1009, 1010: lane-local, one loop over the lanes
+	// PTX lines 1012, 1013, 1014: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1008: mul.wide.s32
+				// 1012: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 1009: add.s64
+				// 1013: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
 				r11[l] = v7
-				// 1010: add.s64
+				// 1014: add.s64
 				v8 := uint64(uint64(u5) + uint64(v6))
 				r12[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1008: mul.wide.s32
+				// 1012: mul.wide.s32
 				v6 := uint64(uint64(int64(int32(r4[l])) * int64(int32(k0))))
-				// 1009: add.s64
+				// 1013: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
 				r11[l] = v7
-				// 1010: add.s64
+				// 1014: add.s64
 				v8 := uint64(uint64(u5) + uint64(v6))
 				r12[l] = v8
 			}
@@ -18756,13 +20074,13 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1012: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1012")
-	// PTX lines 1014: lane-local, one loop over the lanes
+	// PTX line 1016: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1016")
+	// PTX lines 1018: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1014: mul.f32
+				// 1018: mul.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(r13[l])) * math.Float32frombits(uint32(u1)))
 				v9 := uint64(math.Float32bits(v9F))
 				_ = v9F
@@ -18771,7 +20089,7 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1014: mul.f32
+				// 1018: mul.f32
 				v9F := isa.CanonF32(math.Float32frombits(uint32(r13[l])) * math.Float32frombits(uint32(u1)))
 				v9 := uint64(math.Float32bits(v9F))
 				_ = v9F
@@ -18789,8 +20107,8 @@ func scaleBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1016: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1016")
+	// PTX line 1020: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r14, r11, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1020")
 }
 
 // sharedUninitRun runs blocks of kernel shared_uninit for the lanes m from block pc, following jumps and branches all of them take
@@ -18815,7 +20133,7 @@ func sharedUninitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1029
+		// b0, PTX line 1033
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -18824,7 +20142,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin9), PTX lines 1037-1040
+		// b1 ($L__func_begin9), PTX lines 1041-1044
 		sharedUninitBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18837,7 +20155,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp63), PTX lines 1043-1043
+		// b2 ($L__tmp63), PTX lines 1047-1047
 		sharedUninitBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18850,7 +20168,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp64), PTX lines 1046-1053; bar.sync at line 1055
+		// b3 ($L__tmp64), PTX lines 1050-1057; bar.sync at line 1059
 		sharedUninitBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18859,7 +20177,7 @@ block3:
 	}
 block4:
 	{
-		// b3 ($L__tmp64), PTX lines 1057-1065; ret
+		// b3 ($L__tmp64), PTX lines 1061-1069; ret
 		sharedUninitBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -18868,7 +20186,7 @@ block4:
 	}
 block5:
 	{
-		// b4 ($L__tmp65), PTX line 1068
+		// b4 ($L__tmp65), PTX line 1072
 		if stop == 6 || budget <= 1 {
 			return pc, budget
 		}
@@ -18877,13 +20195,13 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__func_end9), PTX line 1069; ret
+		// b5 ($L__func_end9), PTX line 1073; ret
 		return pc, budget
 	}
 }
 
 // sharedUninitBlock1 runs block 1 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin9), PTX lines 1037-1040
+// b1 ($L__func_begin9), PTX lines 1041-1044
 func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
@@ -18896,12 +20214,12 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1037: ld.param.u64
+	// PTX line 1041: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1037")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1041")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -18912,17 +20230,17 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1038: ld.param.u64
+	// PTX line 1042: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1038")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1042")
 	}
-	// PTX line 1039: cvta.to.global.u64, warp-uniform
+	// PTX line 1043: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 1040: cvta.to.global.u64, warp-uniform
+	// PTX line 1044: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
 	_ = u3
@@ -18930,22 +20248,22 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedUninitBlock2 runs block 2 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp63), PTX lines 1043-1043
+// b2 ($L__tmp63), PTX lines 1047-1047
 func sharedUninitBlock2(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
-	// PTX lines 1043: lane-local, one loop over the lanes
+	// PTX lines 1047: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1043: mov.u32
+				// 1047: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r4[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1043: mov.u32
+				// 1047: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r4[l] = v1
 			}
@@ -18954,7 +20272,7 @@ func sharedUninitBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedUninitBlock3 runs block 3 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp64), PTX lines 1046-1053; bar.sync at line 1055
+// b3 ($L__tmp64), PTX lines 1050-1057; bar.sync at line 1059
 func sharedUninitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -18964,24 +20282,24 @@ func sharedUninitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 1046, 1047: lane-local, one loop over the lanes
+	// PTX lines 1050, 1051: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1046: mul.wide.u32
+				// 1050: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				r5[l] = v1
-				// 1047: add.s64
+				// 1051: add.s64
 				v2 := uint64(uint64(r3[l]) + uint64(v1))
 				r6[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1046: mul.wide.u32
+				// 1050: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				r5[l] = v1
-				// 1047: add.s64
+				// 1051: add.s64
 				v2 := uint64(uint64(r3[l]) + uint64(v1))
 				r6[l] = v2
 			}
@@ -18997,22 +20315,22 @@ func sharedUninitBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1048: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1048")
-	// PTX line 1050: mov.u64, warp-uniform
+	// PTX line 1052: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1052")
+	// PTX line 1054: mov.u64, warp-uniform
 	u3 := uint64(k1)
-	// PTX lines 1051: lane-local, one loop over the lanes
+	// PTX lines 1055: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1051: add.s64
+				// 1055: add.s64
 				v4 := uint64(uint64(u3) + uint64(r5[l]))
 				r9[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1051: add.s64
+				// 1055: add.s64
 				v4 := uint64(uint64(u3) + uint64(r5[l]))
 				r9[l] = v4
 			}
@@ -19028,12 +20346,12 @@ func sharedUninitBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1053: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1053")
+	// PTX line 1057: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r9, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1057")
 }
 
 // sharedUninitBlock4 runs block 4 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp64), PTX lines 1057-1065; ret
+// b3 ($L__tmp64), PTX lines 1061-1069; ret
 func sharedUninitBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
@@ -19052,8 +20370,8 @@ func sharedUninitBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1057: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1057")
+	// PTX line 1061: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1061")
 	w.CheckMem(checkSites[129], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -19064,26 +20382,26 @@ func sharedUninitBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1059: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1059")
-	// PTX lines 1061, 1063: lane-local, one loop over the lanes
+	// PTX line 1063: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1063")
+	// PTX lines 1065, 1067: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1061: add.s32
+				// 1065: add.s32
 				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
 				r12[l] = v1
-				// 1063: add.s64
+				// 1067: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(r5[l]))
 				r13[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1061: add.s32
+				// 1065: add.s32
 				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
 				r12[l] = v1
-				// 1063: add.s64
+				// 1067: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(r5[l]))
 				r13[l] = v2
 			}
@@ -19099,8 +20417,8 @@ func sharedUninitBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1065: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1065")
+	// PTX line 1069: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r12, r13, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1069")
 }
 
 // sharedInitRun runs blocks of kernel shared_init for the lanes m from block pc, following jumps and branches all of them take
@@ -19129,7 +20447,7 @@ func sharedInitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1077
+		// b0, PTX line 1081
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -19138,7 +20456,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin10), PTX lines 1086-1089
+		// b1 ($L__func_begin10), PTX lines 1090-1093
 		sharedInitBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19151,7 +20469,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp66), PTX lines 1092-1092
+		// b2 ($L__tmp66), PTX lines 1096-1096
 		sharedInitBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19164,7 +20482,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp67), PTX lines 1095-1105; divergent, reconverges at block 4 (b4 ($L__BB10_2))
+		// b3 ($L__tmp67), PTX lines 1099-1109; divergent, reconverges at block 4 (b4 ($L__BB10_2))
 		sharedInitBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19198,12 +20516,12 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__BB10_2), PTX line 1113; bar.sync at line 1115
+		// b4 ($L__BB10_2), PTX line 1117; bar.sync at line 1119
 		return pc, budget
 	}
 block5:
 	{
-		// b4 ($L__BB10_2), PTX lines 1117-1126; ret
+		// b4 ($L__BB10_2), PTX lines 1121-1130; ret
 		sharedInitBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19212,7 +20530,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__tmp68), PTX line 1129
+		// b5 ($L__tmp68), PTX line 1133
 		if stop == 7 || budget <= 1 {
 			return pc, budget
 		}
@@ -19221,12 +20539,12 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__func_end10), PTX line 1130; ret
+		// b6 ($L__func_end10), PTX line 1134; ret
 		return pc, budget
 	}
 block8:
 	{
-		// b7, PTX lines 1110-1112
+		// b7, PTX lines 1114-1116
 		sharedInitBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19240,7 +20558,7 @@ block8:
 }
 
 // sharedInitBlock1 runs block 1 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin10), PTX lines 1086-1089
+// b1 ($L__func_begin10), PTX lines 1090-1093
 func sharedInitBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
@@ -19253,12 +20571,12 @@ func sharedInitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1086: ld.param.u64
+	// PTX line 1090: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1086")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1090")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -19269,17 +20587,17 @@ func sharedInitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1087: ld.param.u64
+	// PTX line 1091: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1087")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.clang.ptx:1091")
 	}
-	// PTX line 1088: cvta.to.global.u64, warp-uniform
+	// PTX line 1092: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 1089: cvta.to.global.u64, warp-uniform
+	// PTX line 1093: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
 	runtime.Broadcast(r3, m, u4)
 	_ = u3
@@ -19287,22 +20605,22 @@ func sharedInitBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedInitBlock2 runs block 2 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp66), PTX lines 1092-1092
+// b2 ($L__tmp66), PTX lines 1096-1096
 func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
-	// PTX lines 1092: lane-local, one loop over the lanes
+	// PTX lines 1096: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1092: mov.u32
+				// 1096: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r4[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1092: mov.u32
+				// 1096: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r4[l] = v1
 			}
@@ -19311,7 +20629,7 @@ func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedInitBlock3 runs block 3 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp67), PTX lines 1095-1105; divergent, reconverges at block 4 (b4 ($L__BB10_2))
+// b3 ($L__tmp67), PTX lines 1099-1109; divergent, reconverges at block 4 (b4 ($L__BB10_2))
 func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r3 := w.Reg(3)
 	r4 := w.Reg(4)
@@ -19322,30 +20640,30 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r10 := w.Reg(10)
 	k0 := uint64(0x4)
 	k1 := uint64(0x0)
-	// PTX lines 1095, 1096, 1097: lane-local, one loop over the lanes
+	// PTX lines 1099, 1100, 1101: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1095: cvt.u64.u32
+				// 1099: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r4[l])))
 				r5[l] = v1
-				// 1096: mul.wide.u32
+				// 1100: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				r6[l] = v2
-				// 1097: add.s64
+				// 1101: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
 				r7[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1095: cvt.u64.u32
+				// 1099: cvt.u64.u32
 				v1 := uint64(uint64(uint32(r4[l])))
 				r5[l] = v1
-				// 1096: mul.wide.u32
+				// 1100: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r4[l])) * uint64(uint32(k0))))
 				r6[l] = v2
-				// 1097: add.s64
+				// 1101: add.s64
 				v3 := uint64(uint64(r3[l]) + uint64(v2))
 				r7[l] = v3
 			}
@@ -19361,22 +20679,22 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1098: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1098")
-	// PTX line 1100: mov.u64, warp-uniform
+	// PTX line 1102: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r8, r7, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1102")
+	// PTX line 1104: mov.u64, warp-uniform
 	u4 := uint64(k1)
-	// PTX lines 1101: lane-local, one loop over the lanes
+	// PTX lines 1105: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1101: add.s64
+				// 1105: add.s64
 				v5 := uint64(uint64(u4) + uint64(r6[l]))
 				r10[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1101: add.s64
+				// 1105: add.s64
 				v5 := uint64(uint64(u4) + uint64(r6[l]))
 				r10[l] = v5
 			}
@@ -19392,18 +20710,18 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1103: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r8, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1103")
-	// PTX lines 1105: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 1107: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r8, r10, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1107")
+	// PTX lines 1109: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r4[31]))-int64(int32(r4[0])) == 31 && w.TidLinear {
-		// 1105: setp.ne.s32
+		// 1109: setp.ne.s32
 		w.P[0] = runtime.StepMask(int64(int32(r4[0])), int64(int32(k1)), runtime.StepNE)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1105: setp.ne.s32
+				// 1109: setp.ne.s32
 				c6t := uint32(r4[l]) != uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -19415,7 +20733,7 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1105: setp.ne.s32
+				// 1109: setp.ne.s32
 				c6t := uint32(r4[l]) != uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -19430,7 +20748,7 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedInitBlock5 runs block 5 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB10_2), PTX lines 1117-1126; ret
+// b4 ($L__BB10_2), PTX lines 1121-1130; ret
 func sharedInitBlock5(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
@@ -19450,8 +20768,8 @@ func sharedInitBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1117: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1117")
+	// PTX line 1121: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1121")
 	w.CheckMem(checkSites[134], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -19462,30 +20780,30 @@ func sharedInitBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1119: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r10, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1119")
-	// PTX lines 1121, 1123, 1124: lane-local, one loop over the lanes
+	// PTX line 1123: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r10, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1123")
+	// PTX lines 1125, 1127, 1128: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1121: add.s32
+				// 1125: add.s32
 				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
 				r14[l] = v1
-				// 1123: shl.b64
+				// 1127: shl.b64
 				v2 := uint64(uint64(r5[l]) << uint32(k0))
-				// 1124: add.s64
+				// 1128: add.s64
 				v3 := uint64(uint64(r2[l]) + uint64(v2))
 				r16[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1121: add.s32
+				// 1125: add.s32
 				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
 				r14[l] = v1
-				// 1123: shl.b64
+				// 1127: shl.b64
 				v2 := uint64(uint64(r5[l]) << uint32(k0))
-				// 1124: add.s64
+				// 1128: add.s64
 				v3 := uint64(uint64(r2[l]) + uint64(v2))
 				r16[l] = v3
 			}
@@ -19501,16 +20819,16 @@ func sharedInitBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1126: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1126")
+	// PTX line 1130: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r14, r16, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1130")
 }
 
 // sharedInitBlock8 runs block 8 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b7, PTX lines 1110-1112
+// b7, PTX lines 1114-1116
 func sharedInitBlock8(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	k0 := uint64(0x0)
-	// PTX line 1110: mov.b32, warp-uniform
+	// PTX line 1114: mov.b32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r11, m, u1)
 	w.CheckMem(checkSites[136], m)
@@ -19523,8 +20841,8 @@ func sharedInitBlock8(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1112: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x100, 4, m, "testdata/sanitizer/bugs.clang.ptx:1112")
+	// PTX line 1116: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x100, 4, m, "testdata/sanitizer/bugs.clang.ptx:1116")
 	_ = u1
 }
 
@@ -19549,11 +20867,15 @@ dispatch:
 		goto block6
 	case 7:
 		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
 	}
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1137
+		// b0, PTX line 1141
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -19562,7 +20884,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin11), PTX lines 1146-1146
+		// b1 ($L__func_begin11), PTX lines 1150-1151
 		syncInIfBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19575,63 +20897,8 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp69), PTX lines 1149-1149; divergent, reconverges at block 3 (b3 ($L__BB11_2))
+		// b2 ($L__tmp69), PTX lines 1154-1154
 		syncInIfBlock2(w, m, budget)
-		if budget == 0 {
-			return pc, 0
-		}
-		t := m & w.P[0]
-		if t == m {
-			if stop == 3 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 3, budget-1
-			goto block3
-		} else if t == 0 {
-			if stop == 6 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 6, budget-1
-			goto block6
-		} else {
-			if pc, m, budget = w.DivergeInline(pc, &syncInIfFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
-				return pc, budget
-			}
-			goto dispatch
-		}
-	}
-block3:
-	{
-		// b3 ($L__BB11_2), PTX line 1176; ret
-		return pc, budget
-	}
-block4:
-	{
-		// b4 ($L__tmp70), PTX line 1179
-		if stop == 5 || budget <= 1 {
-			return pc, budget
-		}
-		pc, budget = 5, budget-1
-		goto block5
-	}
-block5:
-	{
-		// b5 ($L__func_end11), PTX line 1180; ret
-		return pc, budget
-	}
-block6:
-	{
-		// b6, PTX lines 1154-1164; bar.sync at line 1166
-		syncInIfBlock6(w, m, budget)
-		if budget == 0 {
-			return pc, 0
-		}
-		return pc, budget
-	}
-block7:
-	{
-		// b6, PTX lines 1167-1175
-		syncInIfBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -19641,83 +20908,89 @@ block7:
 		pc, budget = 3, budget-1
 		goto block3
 	}
+block3:
+	{
+		// b3 ($L__tmp70), PTX lines 1157-1160; divergent, reconverges at block 4 (b4 ($L__BB11_2))
+		syncInIfBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &syncInIfFunc.Blocks[3].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB11_2), PTX line 1183; bar.sync at line 1185
+		return pc, budget
+	}
+block5:
+	{
+		// b4 ($L__BB11_2), PTX lines 1187-1189; ret
+		syncInIfBlock5(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block6:
+	{
+		// b5 ($L__tmp71), PTX line 1192
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($L__func_end11), PTX line 1193; ret
+		return pc, budget
+	}
+block8:
+	{
+		// b7, PTX lines 1165-1171; bar.sync at line 1173
+		syncInIfBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block9:
+	{
+		// b7, PTX lines 1174-1182
+		syncInIfBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
 }
 
 // syncInIfBlock1 runs block 1 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin11), PTX lines 1146-1146
+// b1 ($L__func_begin11), PTX lines 1150-1151
 func syncInIfBlock1(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	// PTX lines 1146: lane-local, one loop over the lanes
-	{
-		tid0 := &w.Tid[0]
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1146: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1146: mov.u32
-				v1 := uint64(uint64(tid0[l]))
-				r0[l] = v1
-			}
-		}
-	}
-}
-
-// syncInIfBlock2 runs block 2 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp69), PTX lines 1149-1149; divergent, reconverges at block 3 (b3 ($L__BB11_2))
-func syncInIfBlock2(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	k0 := uint64(0xf)
-	// PTX lines 1149: comparisons of a value that steps by 1 from lane to lane (steppred.go)
-	if m == 0xffffffff && int64(uint32(r0[31]))-int64(uint32(r0[0])) == 31 && w.TidLinear {
-		// 1149: setp.gt.u32
-		w.P[0] = runtime.StepMask(int64(uint32(r0[0])), int64(uint32(k0)), runtime.StepGT)
-	} else {
-		p0 := w.P[0]
-		p0n := uint32(0)
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1149: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1149: setp.gt.u32
-				c1t := uint32(r0[l]) > uint32(k0)
-				c1 := c1t
-				c1b0 := uint32(0)
-				if c1 {
-					c1b0 = 1
-				}
-				p0n |= c1b0 << l
-			}
-		}
-		w.P[0] = p0&^m | p0n
-	}
-}
-
-// syncInIfBlock6 runs block 6 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b6, PTX lines 1154-1164; bar.sync at line 1166
-func syncInIfBlock6(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	k0 := uint64(0x4)
-	k1 := uint64(0x0)
+	r1 := w.Reg(1)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -19727,35 +21000,122 @@ func syncInIfBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1154: ld.param.u64
+	// PTX line 1150: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1154")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1150")
 	}
-	// PTX line 1155: cvta.to.global.u64, warp-uniform
+	// PTX line 1151: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 1157, 1158: lane-local, one loop over the lanes
+	runtime.Broadcast(r1, m, u2)
+	_ = u2
+}
+
+// syncInIfBlock2 runs block 2 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b2 ($L__tmp69), PTX lines 1154-1154
+func syncInIfBlock2(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX lines 1154: lane-local, one loop over the lanes
 	{
+		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1157: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r3[l] = v3
-				// 1158: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
+				// 1154: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1157: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(r0[l])) * uint64(uint32(k0))))
-				r3[l] = v3
-				// 1158: add.s64
-				v4 := uint64(uint64(u2) + uint64(v3))
-				r4[l] = v4
+				// 1154: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r2[l] = v1
+			}
+		}
+	}
+}
+
+// syncInIfBlock3 runs block 3 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b3 ($L__tmp70), PTX lines 1157-1160; divergent, reconverges at block 4 (b4 ($L__BB11_2))
+func syncInIfBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	k0 := uint64(0xf)
+	k1 := uint64(0x2)
+	// PTX lines 1157, 1159, 1160: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 1159: cvt.u64.u32
+					v2 := uint64(uint64(uint32(r2[l])))
+					// 1160: shl.b64
+					v3 := uint64(uint64(v2) << uint32(k1))
+					r4[l] = v3
+				}
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 1157: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
+				} else {
+					for l := range 32 {
+						// 1157: setp.gt.u32
+						c1t := uint32(r2[l]) > uint32(k0)
+						c1 := c1t
+						c1b0 := uint32(0)
+						if c1 {
+							c1b0 = 1
+						}
+						p0n |= c1b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1157: setp.gt.u32
+				c1t := uint32(r2[l]) > uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+				// 1159: cvt.u64.u32
+				v2 := uint64(uint64(uint32(r2[l])))
+				// 1160: shl.b64
+				v3 := uint64(uint64(v2) << uint32(k1))
+				r4[l] = v3
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// syncInIfBlock5 runs block 5 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b4 ($L__BB11_2), PTX lines 1187-1189; ret
+func syncInIfBlock5(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r14 := w.Reg(14)
+	// PTX lines 1187: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1187: add.s64
+				v1 := uint64(uint64(r1[l]) + uint64(r4[l]))
+				r14[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1187: add.s64
+				v1 := uint64(uint64(r1[l]) + uint64(r4[l]))
+				r14[l] = v1
 			}
 		}
 	}
@@ -19765,29 +21125,38 @@ func syncInIfBlock6(w *runtime.Warp, m uint32, budget int) {
 			Base:  -1,
 			Bytes: 4,
 			Guard: -1,
-			Kind:  runtime.MemLoad,
+			Kind:  runtime.MemStore,
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1159: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1159")
-	// PTX line 1161: mov.u64, warp-uniform
-	u5 := uint64(k1)
-	runtime.Broadcast(r6, m, u5)
-	// PTX lines 1162: lane-local, one loop over the lanes
+	// PTX line 1189: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r2, r14, 0xffffffffffffffff, 0x80, 4, m, "testdata/sanitizer/bugs.clang.ptx:1189")
+}
+
+// syncInIfBlock8 runs block 8 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 1165-1171; bar.sync at line 1173
+func syncInIfBlock8(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	r8 := w.Reg(8)
+	k0 := uint64(0x0)
+	// PTX lines 1165: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1162: add.s64
-				v6 := uint64(uint64(u5) + uint64(r3[l]))
-				r7[l] = v6
+				// 1165: add.s64
+				v1 := uint64(uint64(r1[l]) + uint64(r4[l]))
+				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1162: add.s64
-				v6 := uint64(uint64(u5) + uint64(r3[l]))
-				r7[l] = v6
+				// 1165: add.s64
+				v1 := uint64(uint64(r1[l]) + uint64(r4[l]))
+				r5[l] = v1
 			}
 		}
 	}
@@ -19797,48 +21166,29 @@ func syncInIfBlock6(w *runtime.Warp, m uint32, budget int) {
 			Base:  -1,
 			Bytes: 4,
 			Guard: -1,
-			Kind:  runtime.MemStore,
-			Space: runtime.MemShared,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1164: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1164")
-}
-
-// syncInIfBlock7 runs block 7 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b6, PTX lines 1167-1175
-func syncInIfBlock7(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r4 := w.Reg(4)
-	r6 := w.Reg(6)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0xf)
-	k1 := uint64(0x4)
-	// PTX line 1167: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 1169, 1171, 1172: lane-local, one loop over the lanes
+	// PTX line 1166: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1166")
+	// PTX line 1168: mov.u64, warp-uniform
+	u2 := uint64(k0)
+	runtime.Broadcast(r7, m, u2)
+	// PTX lines 1169: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1169: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r0[l]))
-				// 1171: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 1172: add.s64
-				v4 := uint64(uint64(r6[l]) + uint64(v3))
-				r11[l] = v4
+				// 1169: add.s64
+				v3 := uint64(uint64(u2) + uint64(r4[l]))
+				r8[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1169: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r0[l]))
-				// 1171: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 1172: add.s64
-				v4 := uint64(uint64(r6[l]) + uint64(v3))
-				r11[l] = v4
+				// 1169: add.s64
+				v3 := uint64(uint64(u2) + uint64(r4[l]))
+				r8[l] = v3
 			}
 		}
 	}
@@ -19848,13 +21198,64 @@ func syncInIfBlock7(w *runtime.Warp, m uint32, budget int) {
 			Base:  -1,
 			Bytes: 4,
 			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1171: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, r8, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1171")
+}
+
+// syncInIfBlock9 runs block 9 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 1174-1182
+func syncInIfBlock9(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r5 := w.Reg(5)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0xf)
+	k1 := uint64(0x4)
+	// PTX line 1174: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 1176, 1178, 1179: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1176: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1178: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 1179: add.s64
+				v4 := uint64(uint64(r7[l]) + uint64(v3))
+				r12[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1176: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1178: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 1179: add.s64
+				v4 := uint64(uint64(r7[l]) + uint64(v3))
+				r12[l] = v4
+			}
+		}
+	}
+	w.CheckMem(checkSites[140], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
 			Kind:  runtime.MemLoad,
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1173: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1173")
-	w.CheckMem(checkSites[140], m)
+	// PTX line 1180: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1180")
+	w.CheckMem(checkSites[141], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -19864,8 +21265,8 @@ func syncInIfBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1175: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1175")
+	// PTX line 1182: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r13, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1182")
 }
 
 // syncOutsideIfRun runs blocks of kernel sync_outside_if for the lanes m from block pc, following jumps and branches all of them take
@@ -19894,11 +21295,13 @@ func syncOutsideIfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		goto block9
 	case 10:
 		goto block10
+	case 11:
+		goto block11
 	}
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1187
+		// b0, PTX line 1200
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -19907,7 +21310,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin12), PTX lines 1196-1197
+		// b1 ($L__func_begin12), PTX lines 1209-1210
 		syncOutsideIfBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19920,7 +21323,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp71), PTX lines 1200-1200
+		// b2 ($L__tmp72), PTX lines 1213-1213
 		syncOutsideIfBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19933,7 +21336,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp72), PTX lines 1203-1206; divergent, reconverges at block 4 (b4 ($L__BB12_2))
+		// b3 ($L__tmp73), PTX lines 1216-1219; divergent, reconverges at block 4 (b4 ($L__BB12_2))
 		syncOutsideIfBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -19945,41 +21348,6 @@ block3:
 			}
 			pc, budget = 4, budget-1
 			goto block4
-		} else if t == 0 {
-			if stop == 9 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 9, budget-1
-			goto block9
-		} else {
-			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-			if budget <= 2 || stop == 9 {
-				return pc, budget
-			}
-			syncOutsideIfBlock9(w, m&^t, budget)
-			pc, budget = 9, budget-1
-			if stop == 4 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 4, budget-1
-			goto block4
-		}
-	}
-block4:
-	{
-		// b4 ($L__BB12_2), PTX line 1216; bar.sync at line 1218
-		return pc, budget
-	}
-block5:
-	{
-		// b4 ($L__BB12_2), PTX line 1216; divergent, reconverges at block 6 (b5 ($L__BB12_4))
-		t := m & w.P[0]
-		if t == m {
-			if stop == 6 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 6, budget-1
-			goto block6
 		} else if t == 0 {
 			if stop == 10 || budget <= 1 {
 				return pc, budget
@@ -19993,6 +21361,41 @@ block5:
 			}
 			syncOutsideIfBlock10(w, m&^t, budget)
 			pc, budget = 10, budget-1
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		}
+	}
+block4:
+	{
+		// b4 ($L__BB12_2), PTX line 1229; bar.sync at line 1231
+		return pc, budget
+	}
+block5:
+	{
+		// b4 ($L__BB12_2), PTX line 1229; divergent, reconverges at block 6 (b5 ($L__BB12_4))
+		t := m & w.P[0]
+		if t == m {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else if t == 0 {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 11 {
+				return pc, budget
+			}
+			syncOutsideIfBlock11(w, m&^t, budget)
+			pc, budget = 11, budget-1
 			if stop == 6 || budget <= 1 {
 				return pc, budget
 			}
@@ -20002,27 +21405,36 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB12_4), PTX line 1231; ret
+		// b5 ($L__BB12_4), PTX line 1244; bar.sync at line 1246
 		return pc, budget
 	}
 block7:
 	{
-		// b6 ($L__tmp73), PTX line 1234
-		if stop == 8 || budget <= 1 {
-			return pc, budget
+		// b5 ($L__BB12_4), PTX lines 1248-1248; ret
+		syncOutsideIfBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
 		}
-		pc, budget = 8, budget-1
-		goto block8
+		return pc, budget
 	}
 block8:
 	{
-		// b7 ($L__func_end12), PTX line 1235; ret
-		return pc, budget
+		// b6 ($L__tmp74), PTX line 1251
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
 	}
 block9:
 	{
-		// b8, PTX lines 1211-1215
-		syncOutsideIfBlock9(w, m, budget)
+		// b7 ($L__func_end12), PTX line 1252; ret
+		return pc, budget
+	}
+block10:
+	{
+		// b8, PTX lines 1224-1228
+		syncOutsideIfBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -20032,10 +21444,10 @@ block9:
 		pc, budget = 4, budget-1
 		goto block4
 	}
-block10:
+block11:
 	{
-		// b9, PTX lines 1223-1230
-		syncOutsideIfBlock10(w, m, budget)
+		// b9, PTX lines 1236-1243
+		syncOutsideIfBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -20048,7 +21460,7 @@ block10:
 }
 
 // syncOutsideIfBlock1 runs block 1 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin12), PTX lines 1196-1197
+// b1 ($L__func_begin12), PTX lines 1209-1210
 func syncOutsideIfBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -20060,36 +21472,36 @@ func syncOutsideIfBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1196: ld.param.u64
+	// PTX line 1209: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1196")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1209")
 	}
-	// PTX line 1197: cvta.to.global.u64, warp-uniform
+	// PTX line 1210: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // syncOutsideIfBlock2 runs block 2 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp71), PTX lines 1200-1200
+// b2 ($L__tmp72), PTX lines 1213-1213
 func syncOutsideIfBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 1200: lane-local, one loop over the lanes
+	// PTX lines 1213: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1200: mov.u32
+				// 1213: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1200: mov.u32
+				// 1213: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -20098,7 +21510,7 @@ func syncOutsideIfBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // syncOutsideIfBlock3 runs block 3 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp72), PTX lines 1203-1206; divergent, reconverges at block 4 (b4 ($L__BB12_2))
+// b3 ($L__tmp73), PTX lines 1216-1219; divergent, reconverges at block 4 (b4 ($L__BB12_2))
 func syncOutsideIfBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -20108,23 +21520,23 @@ func syncOutsideIfBlock3(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xf)
 	k1 := uint64(0x4)
 	k2 := uint64(0x0)
-	// PTX lines 1203, 1204: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 1216, 1217: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 1204: mul.wide.u32
+					// 1217: mul.wide.u32
 					v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
 					r3[l] = v2
 				}
 				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-					// 1203: setp.gt.u32
+					// 1216: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
-						// 1203: setp.gt.u32
+						// 1216: setp.gt.u32
 						c1t := uint32(r2[l]) > uint32(k0)
 						c1 := c1t
 						c1b0 := uint32(0)
@@ -20138,7 +21550,7 @@ func syncOutsideIfBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1203: setp.gt.u32
+				// 1216: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -20146,28 +21558,28 @@ func syncOutsideIfBlock3(w *runtime.Warp, m uint32, budget int) {
 					c1b0 = 1
 				}
 				p0n |= c1b0 << l
-				// 1204: mul.wide.u32
+				// 1217: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k1))))
 				r3[l] = v2
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 1205: mov.u64, warp-uniform
+	// PTX line 1218: mov.u64, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r4, m, u3)
-	// PTX lines 1206: lane-local, one loop over the lanes
+	// PTX lines 1219: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1206: add.s64
+				// 1219: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(r3[l]))
 				r5[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1206: add.s64
+				// 1219: add.s64
 				v4 := uint64(uint64(r1[l]) + uint64(r3[l]))
 				r5[l] = v4
 			}
@@ -20176,43 +21588,11 @@ func syncOutsideIfBlock3(w *runtime.Warp, m uint32, budget int) {
 	_ = u3
 }
 
-// syncOutsideIfBlock9 runs block 9 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 1211-1215
-func syncOutsideIfBlock9(w *runtime.Warp, m uint32, budget int) {
-	r3 := w.Reg(3)
-	r4 := w.Reg(4)
+// syncOutsideIfBlock7 runs block 7 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
+// b5 ($L__BB12_4), PTX lines 1248-1248; ret
+func syncOutsideIfBlock7(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
 	r5 := w.Reg(5)
-	r6 := w.Reg(6)
-	r7 := w.Reg(7)
-	// PTX lines 1211: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1211: add.s64
-				v1 := uint64(uint64(r4[l]) + uint64(r3[l]))
-				r6[l] = v1
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1211: add.s64
-				v1 := uint64(uint64(r4[l]) + uint64(r3[l]))
-				r6[l] = v1
-			}
-		}
-	}
-	w.CheckMem(checkSites[141], m)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 4,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemGlobal,
-		}, m)
-	}
-	// PTX line 1213: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1213")
 	w.CheckMem(checkSites[142], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -20220,47 +21600,35 @@ func syncOutsideIfBlock9(w *runtime.Warp, m uint32, budget int) {
 			Bytes: 4,
 			Guard: -1,
 			Kind:  runtime.MemStore,
-			Space: runtime.MemShared,
+			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1215: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1215")
+	// PTX line 1248: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r2, r5, 0xffffffffffffffff, 0x80, 4, m, "testdata/sanitizer/bugs.clang.ptx:1248")
 }
 
 // syncOutsideIfBlock10 runs block 10 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 1223-1230
+// b8, PTX lines 1224-1228
 func syncOutsideIfBlock10(w *runtime.Warp, m uint32, budget int) {
-	r2 := w.Reg(2)
+	r3 := w.Reg(3)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	r11 := w.Reg(11)
-	r12 := w.Reg(12)
-	k0 := uint64(0xf)
-	k1 := uint64(0x4)
-	// PTX line 1223: mov.b32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 1224, 1225, 1226: lane-local, one loop over the lanes
+	r6 := w.Reg(6)
+	r7 := w.Reg(7)
+	// PTX lines 1224: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1224: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 1225: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 1226: add.s64
-				v4 := uint64(uint64(r4[l]) + uint64(v3))
-				r11[l] = v4
+				// 1224: add.s64
+				v1 := uint64(uint64(r4[l]) + uint64(r3[l]))
+				r6[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1224: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 1225: mul.wide.u32
-				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
-				// 1226: add.s64
-				v4 := uint64(uint64(r4[l]) + uint64(v3))
-				r11[l] = v4
+				// 1224: add.s64
+				v1 := uint64(uint64(r4[l]) + uint64(r3[l]))
+				r6[l] = v1
 			}
 		}
 	}
@@ -20271,12 +21639,75 @@ func syncOutsideIfBlock10(w *runtime.Warp, m uint32, budget int) {
 			Bytes: 4,
 			Guard: -1,
 			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1226: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r7, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1226")
+	w.CheckMem(checkSites[144], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1228: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1228")
-	w.CheckMem(checkSites[144], m)
+	// PTX line 1228: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1228")
+}
+
+// syncOutsideIfBlock11 runs block 11 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
+// b9, PTX lines 1236-1243
+func syncOutsideIfBlock11(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r11 := w.Reg(11)
+	r12 := w.Reg(12)
+	k0 := uint64(0xf)
+	k1 := uint64(0x4)
+	// PTX line 1236: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 1237, 1238, 1239: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1237: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1238: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 1239: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(v3))
+				r11[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1237: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1238: mul.wide.u32
+				v3 := uint64(uint64(uint64(uint32(v2)) * uint64(uint32(k1))))
+				// 1239: add.s64
+				v4 := uint64(uint64(r4[l]) + uint64(v3))
+				r11[l] = v4
+			}
+		}
+	}
+	w.CheckMem(checkSites[145], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1241: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r11, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1241")
+	w.CheckMem(checkSites[146], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -20286,8 +21717,8 @@ func syncOutsideIfBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1230: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1230")
+	// PTX line 1243: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r12, r5, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1243")
 }
 
 // shflBadMaskRun runs blocks of kernel shfl_bad_mask for the lanes m from block pc, following jumps and branches all of them take
@@ -20321,7 +21752,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1242
+		// b0, PTX line 1259
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -20330,7 +21761,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin13), PTX lines 1250-1251
+		// b1 ($L__func_begin13), PTX lines 1267-1268
 		shflBadMaskBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20343,7 +21774,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp74), PTX lines 1254-1254
+		// b2 ($L__tmp75), PTX lines 1271-1271
 		shflBadMaskBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20356,7 +21787,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp75), PTX lines 1257-1261; divergent, reconverges at block 7 (b6 ($L__BB13_2))
+		// b3 ($L__tmp76), PTX lines 1274-1278; divergent, reconverges at block 7 (b6 ($L__BB13_2))
 		shflBadMaskBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20383,12 +21814,12 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp76), PTX line 1265; the lanes wait here for those shfl.sync.down.b32 at line 1267 names
+		// b4 ($L__tmp77), PTX line 1282; the lanes wait here for those shfl.sync.down.b32 at line 1284 names
 		return pc, budget
 	}
 block5:
 	{
-		// b4 ($L__tmp76), PTX lines 1267-1267
+		// b4 ($L__tmp77), PTX lines 1284-1284
 		shflBadMaskBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20401,7 +21832,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__tmp77), PTX lines 1270-1270
+		// b5 ($L__tmp78), PTX lines 1287-1287
 		shflBadMaskBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20414,7 +21845,7 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB13_2), PTX lines 1273-1273; ret
+		// b6 ($L__BB13_2), PTX lines 1290-1290; ret
 		shflBadMaskBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20423,7 +21854,7 @@ block7:
 	}
 block8:
 	{
-		// b7 ($L__tmp78), PTX line 1276
+		// b7 ($L__tmp79), PTX line 1293
 		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
@@ -20432,12 +21863,12 @@ block8:
 	}
 block9:
 	{
-		// b8 ($L__func_end13), PTX line 1277; ret
+		// b8 ($L__func_end13), PTX line 1294; ret
 		return pc, budget
 	}
 block10:
 	{
-		// b9, PTX line 1263
+		// b9, PTX line 1280
 		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
@@ -20447,7 +21878,7 @@ block10:
 }
 
 // shflBadMaskBlock1 runs block 1 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin13), PTX lines 1250-1251
+// b1 ($L__func_begin13), PTX lines 1267-1268
 func shflBadMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -20459,36 +21890,36 @@ func shflBadMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1250: ld.param.u64
+	// PTX line 1267: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1250")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1267")
 	}
-	// PTX line 1251: cvta.to.global.u64, warp-uniform
+	// PTX line 1268: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // shflBadMaskBlock2 runs block 2 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp74), PTX lines 1254-1254
+// b2 ($L__tmp75), PTX lines 1271-1271
 func shflBadMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 1254: lane-local, one loop over the lanes
+	// PTX lines 1271: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1254: mov.u32
+				// 1271: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1254: mov.u32
+				// 1271: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -20497,7 +21928,7 @@ func shflBadMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflBadMaskBlock3 runs block 3 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp75), PTX lines 1257-1261; divergent, reconverges at block 7 (b6 ($L__BB13_2))
+// b3 ($L__tmp76), PTX lines 1274-1278; divergent, reconverges at block 7 (b6 ($L__BB13_2))
 func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -20505,28 +21936,28 @@ func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x4)
 	k1 := uint64(0xf)
-	// PTX lines 1257, 1258: lane-local, one loop over the lanes
+	// PTX lines 1274, 1275: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1257: mul.wide.u32
+				// 1274: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 1258: add.s64
+				// 1275: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(v1))
 				r4[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1257: mul.wide.u32
+				// 1274: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 1258: add.s64
+				// 1275: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(v1))
 				r4[l] = v2
 			}
 		}
 	}
-	w.CheckMem(checkSites[145], m)
+	w.CheckMem(checkSites[147], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -20536,18 +21967,18 @@ func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1259: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1259")
-	// PTX lines 1261: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 1276: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1276")
+	// PTX lines 1278: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 1261: setp.gt.u32
+		// 1278: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k1)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1261: setp.gt.u32
+				// 1278: setp.gt.u32
 				c3t := uint32(r2[l]) > uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -20559,7 +21990,7 @@ func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1261: setp.gt.u32
+				// 1278: setp.gt.u32
 				c3t := uint32(r2[l]) > uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -20574,30 +22005,30 @@ func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflBadMaskBlock5 runs block 5 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp76), PTX lines 1267-1267
+// b4 ($L__tmp77), PTX lines 1284-1284
 func shflBadMaskBlock5(w *runtime.Warp, m uint32, budget int) {
-	w.CheckMem(checkSites[146], m)
-	// PTX line 1267: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 6, -1, 5, 8, 9, 7, m, m, "testdata/sanitizer/bugs.clang.ptx:1267")
+	w.CheckMem(checkSites[148], m)
+	// PTX line 1284: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 6, -1, 5, 8, 9, 7, m, m, "testdata/sanitizer/bugs.clang.ptx:1284")
 }
 
 // shflBadMaskBlock6 runs block 6 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp77), PTX lines 1270-1270
+// b5 ($L__tmp78), PTX lines 1287-1287
 func shflBadMaskBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
-	// PTX lines 1270: lane-local, one loop over the lanes
+	// PTX lines 1287: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1270: add.s32
+				// 1287: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1270: add.s32
+				// 1287: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
@@ -20606,11 +22037,11 @@ func shflBadMaskBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflBadMaskBlock7 runs block 7 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB13_2), PTX lines 1273-1273; ret
+// b6 ($L__BB13_2), PTX lines 1290-1290; ret
 func shflBadMaskBlock7(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	w.CheckMem(checkSites[147], m)
+	w.CheckMem(checkSites[149], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -20620,8 +22051,8 @@ func shflBadMaskBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1273: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1273")
+	// PTX line 1290: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1290")
 }
 
 // shflGoodMaskRun runs blocks of kernel shfl_good_mask for the lanes m from block pc, following jumps and branches all of them take
@@ -20655,7 +22086,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX line 1284
+		// b0, PTX line 1301
 		if stop == 1 || budget <= 1 {
 			return pc, budget
 		}
@@ -20664,7 +22095,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__func_begin14), PTX lines 1292-1293
+		// b1 ($L__func_begin14), PTX lines 1309-1310
 		shflGoodMaskBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20677,7 +22108,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__tmp79), PTX lines 1296-1296
+		// b2 ($L__tmp80), PTX lines 1313-1313
 		shflGoodMaskBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20690,7 +22121,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__tmp80), PTX lines 1299-1303; divergent, reconverges at block 7 (b6 ($L__BB14_2))
+		// b3 ($L__tmp81), PTX lines 1316-1320; divergent, reconverges at block 7 (b6 ($L__BB14_2))
 		shflGoodMaskBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20717,12 +22148,12 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__tmp81), PTX line 1307; the lanes wait here for those shfl.sync.down.b32 at line 1309 names
+		// b4 ($L__tmp82), PTX line 1324; the lanes wait here for those shfl.sync.down.b32 at line 1326 names
 		return pc, budget
 	}
 block5:
 	{
-		// b4 ($L__tmp81), PTX lines 1309-1309
+		// b4 ($L__tmp82), PTX lines 1326-1326
 		shflGoodMaskBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20735,7 +22166,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__tmp82), PTX lines 1312-1312
+		// b5 ($L__tmp83), PTX lines 1329-1329
 		shflGoodMaskBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20748,7 +22179,7 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB14_2), PTX lines 1315-1315; ret
+		// b6 ($L__BB14_2), PTX lines 1332-1332; ret
 		shflGoodMaskBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -20757,7 +22188,7 @@ block7:
 	}
 block8:
 	{
-		// b7 ($L__tmp83), PTX line 1318
+		// b7 ($L__tmp84), PTX line 1335
 		if stop == 9 || budget <= 1 {
 			return pc, budget
 		}
@@ -20766,12 +22197,12 @@ block8:
 	}
 block9:
 	{
-		// b8 ($L__func_end14), PTX line 1319; ret
+		// b8 ($L__func_end14), PTX line 1336; ret
 		return pc, budget
 	}
 block10:
 	{
-		// b9, PTX line 1305
+		// b9, PTX line 1322
 		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
@@ -20781,7 +22212,7 @@ block10:
 }
 
 // shflGoodMaskBlock1 runs block 1 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b1 ($L__func_begin14), PTX lines 1292-1293
+// b1 ($L__func_begin14), PTX lines 1309-1310
 func shflGoodMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	if budget == 0 {
@@ -20793,36 +22224,36 @@ func shflGoodMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1292: ld.param.u64
+	// PTX line 1309: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1292")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1309")
 	}
-	// PTX line 1293: cvta.to.global.u64, warp-uniform
+	// PTX line 1310: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
 	runtime.Broadcast(r1, m, u2)
 	_ = u2
 }
 
 // shflGoodMaskBlock2 runs block 2 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b2 ($L__tmp79), PTX lines 1296-1296
+// b2 ($L__tmp80), PTX lines 1313-1313
 func shflGoodMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
-	// PTX lines 1296: lane-local, one loop over the lanes
+	// PTX lines 1313: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1296: mov.u32
+				// 1313: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1296: mov.u32
+				// 1313: mov.u32
 				v1 := uint64(uint64(tid0[l]))
 				r2[l] = v1
 			}
@@ -20831,7 +22262,7 @@ func shflGoodMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflGoodMaskBlock3 runs block 3 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b3 ($L__tmp80), PTX lines 1299-1303; divergent, reconverges at block 7 (b6 ($L__BB14_2))
+// b3 ($L__tmp81), PTX lines 1316-1320; divergent, reconverges at block 7 (b6 ($L__BB14_2))
 func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -20839,28 +22270,28 @@ func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x4)
 	k1 := uint64(0xf)
-	// PTX lines 1299, 1300: lane-local, one loop over the lanes
+	// PTX lines 1316, 1317: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1299: mul.wide.u32
+				// 1316: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 1300: add.s64
+				// 1317: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(v1))
 				r4[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1299: mul.wide.u32
+				// 1316: mul.wide.u32
 				v1 := uint64(uint64(uint64(uint32(r2[l])) * uint64(uint32(k0))))
-				// 1300: add.s64
+				// 1317: add.s64
 				v2 := uint64(uint64(r1[l]) + uint64(v1))
 				r4[l] = v2
 			}
 		}
 	}
-	w.CheckMem(checkSites[148], m)
+	w.CheckMem(checkSites[150], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -20870,18 +22301,18 @@ func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1301: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1301")
-	// PTX lines 1303: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 1318: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.clang.ptx:1318")
+	// PTX lines 1320: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 1303: setp.gt.u32
+		// 1320: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k1)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1303: setp.gt.u32
+				// 1320: setp.gt.u32
 				c3t := uint32(r2[l]) > uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -20893,7 +22324,7 @@ func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1303: setp.gt.u32
+				// 1320: setp.gt.u32
 				c3t := uint32(r2[l]) > uint32(k1)
 				c3 := c3t
 				c3b0 := uint32(0)
@@ -20908,30 +22339,30 @@ func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflGoodMaskBlock5 runs block 5 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b4 ($L__tmp81), PTX lines 1309-1309
+// b4 ($L__tmp82), PTX lines 1326-1326
 func shflGoodMaskBlock5(w *runtime.Warp, m uint32, budget int) {
-	w.CheckMem(checkSites[149], m)
-	// PTX line 1309: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 6, -1, 5, 8, 9, 7, m, m, "testdata/sanitizer/bugs.clang.ptx:1309")
+	w.CheckMem(checkSites[151], m)
+	// PTX line 1326: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 6, -1, 5, 8, 9, 7, m, m, "testdata/sanitizer/bugs.clang.ptx:1326")
 }
 
 // shflGoodMaskBlock6 runs block 6 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b5 ($L__tmp82), PTX lines 1312-1312
+// b5 ($L__tmp83), PTX lines 1329-1329
 func shflGoodMaskBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
-	// PTX lines 1312: lane-local, one loop over the lanes
+	// PTX lines 1329: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1312: add.s32
+				// 1329: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1312: add.s32
+				// 1329: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
@@ -20940,11 +22371,11 @@ func shflGoodMaskBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflGoodMaskBlock7 runs block 7 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b6 ($L__BB14_2), PTX lines 1315-1315; ret
+// b6 ($L__BB14_2), PTX lines 1332-1332; ret
 func shflGoodMaskBlock7(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	w.CheckMem(checkSites[150], m)
+	w.CheckMem(checkSites[152], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -20954,8 +22385,1206 @@ func shflGoodMaskBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1315: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1315")
+	// PTX line 1332: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1332")
+}
+
+// flagNofenceRun runs blocks of kernel flag_nofence for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func flagNofenceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX line 1343
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__func_begin15), PTX lines 1354-1354
+		flagNofenceBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__tmp85), PTX lines 1357-1357; divergent, reconverges at block 3 (b3 ($L__BB15_2))
+		flagNofenceBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 13 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 13, budget-1
+			goto block13
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 13 {
+				return pc, budget
+			}
+			flagNofenceBlock13(w, m&^t, budget)
+			pc, budget = 13, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB15_2), PTX line 1365; bar.sync at line 1367
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB15_2), PTX line 1365; divergent, reconverges at block 10 (b9 ($L__BB15_8))
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 14 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 14, budget-1
+			goto block14
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagNofenceFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB15_6), PTX line 1371
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__tmp86), PTX lines 1374-1374
+		flagNofenceBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($L__tmp87), PTX lines 1377-1379; divergent, reconverges at block 10 (b9 ($L__BB15_8))
+		flagNofenceBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 15 {
+				return pc, budget
+			}
+			flagNofenceBlock15(w, m&^t, budget)
+			pc, budget = 15, budget-1
+			if stop == 10 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 10, budget-1
+			goto block10
+		}
+	}
+block8:
+	{
+		// b7 ($L__BB15_3), PTX lines 1393-1394
+		flagNofenceBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L__BB15_4), PTX lines 1397-1399; divergent, reconverges at block 16 (b15)
+		flagNofenceBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagNofenceFunc.Blocks[9].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block10:
+	{
+		// b9 ($L__BB15_8), PTX line 1407; ret
+		return pc, budget
+	}
+block11:
+	{
+		// b10 ($L__tmp88), PTX line 1410
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block12:
+	{
+		// b11 ($L__func_end15), PTX line 1411; ret
+		return pc, budget
+	}
+block13:
+	{
+		// b12, PTX lines 1362-1364
+		flagNofenceBlock13(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block14:
+	{
+		// b13, PTX line 1369
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block15:
+	{
+		// b14, PTX lines 1384-1389
+		flagNofenceBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block16:
+	{
+		// b15, PTX lines 1404-1406
+		flagNofenceBlock16(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+}
+
+// flagNofenceBlock1 runs block 1 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b1 ($L__func_begin15), PTX lines 1354-1354
+func flagNofenceBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 1354: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1354: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1354: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+}
+
+// flagNofenceBlock2 runs block 2 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b2 ($L__tmp85), PTX lines 1357-1357; divergent, reconverges at block 3 (b3 ($L__BB15_2))
+func flagNofenceBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 1357: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r0[31]))-int64(int32(r0[0])) == 31 && w.TidLinear {
+		// 1357: setp.ne.s32
+		w.P[0] = runtime.StepMask(int64(int32(r0[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1357: setp.ne.s32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1357: setp.ne.s32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// flagNofenceBlock6 runs block 6 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b5 ($L__tmp86), PTX lines 1374-1374
+func flagNofenceBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX line 1374: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r2, m, u1)
+	_ = u1
+}
+
+// flagNofenceBlock7 runs block 7 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b6 ($L__tmp87), PTX lines 1377-1379; divergent, reconverges at block 10 (b9 ($L__BB15_8))
+func flagNofenceBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0xffffffff)
+	// PTX lines 1377, 1379: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1377: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 1379: setp.ne.s32
+				c2t := uint32(r0[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1377: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 1379: setp.ne.s32
+				c2t := uint32(r0[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1n |= c2b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// flagNofenceBlock8 runs block 8 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b7 ($L__BB15_3), PTX lines 1393-1394
+func flagNofenceBlock8(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1393: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1393")
+	}
+	// PTX line 1394: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r7, m, u2)
+	_ = u2
+}
+
+// flagNofenceBlock9 runs block 9 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b8 ($L__BB15_4), PTX lines 1397-1399; divergent, reconverges at block 16 (b15)
+func flagNofenceBlock9(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	w.CheckMem(checkSites[153], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1397: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1397")
+	// PTX lines 1399: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1399: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1399: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2n |= c2b0 << l
+			}
+		}
+		w.P[2] = p2&^m | p2n
+	}
+}
+
+// flagNofenceBlock13 runs block 13 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b12, PTX lines 1362-1364
+func flagNofenceBlock13(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX line 1362: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r1, m, u1)
+	w.CheckMem(checkSites[154], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1364: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1364")
+	_ = u1
+}
+
+// flagNofenceBlock15 runs block 15 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 1384-1389
+func flagNofenceBlock15(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	k0 := uint64(0x2a)
+	k1 := uint64(0x1)
+	// PTX line 1384: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r4, m, u1)
+	w.CheckMem(checkSites[155], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1386: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:1386")
+	// PTX line 1387: mov.b32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r5, m, u2)
+	w.CheckMem(checkSites[156], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1389: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1389")
+	_ = u1
+	_ = u2
+}
+
+// flagNofenceBlock16 runs block 16 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b15, PTX lines 1404-1406
+func flagNofenceBlock16(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	w.CheckMem(checkSites[157], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1404: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:1404")
+	runtime.Broadcast(r9, m, u1)
+	w.CheckMem(checkSites[158], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1406: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r9, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1406")
+	_ = u1
+}
+
+// flagFenceRun runs blocks of kernel flag_fence for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func flagFenceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	case 10:
+		goto block10
+	case 11:
+		goto block11
+	case 12:
+		goto block12
+	case 13:
+		goto block13
+	case 14:
+		goto block14
+	case 15:
+		goto block15
+	case 16:
+		goto block16
+	case 17:
+		goto block17
+	case 18:
+		goto block18
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX line 1418
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block1:
+	{
+		// b1 ($L__func_begin16), PTX lines 1429-1429
+		flagFenceBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 2 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 2, budget-1
+		goto block2
+	}
+block2:
+	{
+		// b2 ($L__tmp89), PTX lines 1432-1432; divergent, reconverges at block 3 (b3 ($L__BB16_2))
+		flagFenceBlock2(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 15 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 15, budget-1
+			goto block15
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 15 {
+				return pc, budget
+			}
+			flagFenceBlock15(w, m&^t, budget)
+			pc, budget = 15, budget-1
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		}
+	}
+block3:
+	{
+		// b3 ($L__BB16_2), PTX line 1440; bar.sync at line 1442
+		return pc, budget
+	}
+block4:
+	{
+		// b3 ($L__BB16_2), PTX line 1440; divergent, reconverges at block 12 (b11 ($L__BB16_8))
+		t := m & w.P[0]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 16 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 16, budget-1
+			goto block16
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagFenceFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB16_6), PTX line 1446
+		if stop == 6 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 6, budget-1
+		goto block6
+	}
+block6:
+	{
+		// b5 ($L__tmp90), PTX lines 1449-1449
+		flagFenceBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 7 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 7, budget-1
+		goto block7
+	}
+block7:
+	{
+		// b6 ($L__tmp91), PTX lines 1452-1454; divergent, reconverges at block 12 (b11 ($L__BB16_8))
+		flagFenceBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[1]
+		if t == m {
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		} else if t == 0 {
+			if stop == 17 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 17, budget-1
+			goto block17
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 4 || stop == 17 || stop == 8 || stop == 9 {
+				return pc, budget
+			}
+			flagFenceBlock17(w, m&^t, budget)
+			flagFenceBlock8(w, m&^t, budget)
+			flagFenceBlock9(w, m&^t, budget)
+			pc, budget = 9, budget-3
+			if stop == 12 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 12, budget-1
+			goto block12
+		}
+	}
+block8:
+	{
+		// b7 ($L__tmp92), PTX lines 1464-1465
+		flagFenceBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 9 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 9, budget-1
+		goto block9
+	}
+block9:
+	{
+		// b8 ($L__tmp93), PTX lines 1468-1468
+		flagFenceBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+block10:
+	{
+		// b9 ($L__BB16_3), PTX lines 1472-1473
+		flagFenceBlock10(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 11 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 11, budget-1
+		goto block11
+	}
+block11:
+	{
+		// b10 ($L__BB16_4), PTX lines 1476-1478; divergent, reconverges at block 18 (b17)
+		flagFenceBlock11(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 11 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 11, budget-1
+			goto block11
+		} else if t == 0 {
+			if stop == 18 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 18, budget-1
+			goto block18
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagFenceFunc.Blocks[11].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block12:
+	{
+		// b11 ($L__BB16_8), PTX line 1486; ret
+		return pc, budget
+	}
+block13:
+	{
+		// b12 ($L__tmp94), PTX line 1489
+		if stop == 14 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 14, budget-1
+		goto block14
+	}
+block14:
+	{
+		// b13 ($L__func_end16), PTX line 1490; ret
+		return pc, budget
+	}
+block15:
+	{
+		// b14, PTX lines 1437-1439
+		flagFenceBlock15(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 3 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 3, budget-1
+		goto block3
+	}
+block16:
+	{
+		// b15, PTX line 1444
+		if stop == 10 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 10, budget-1
+		goto block10
+	}
+block17:
+	{
+		// b16, PTX lines 1459-1461
+		flagFenceBlock17(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 8 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 8, budget-1
+		goto block8
+	}
+block18:
+	{
+		// b17, PTX lines 1483-1485
+		flagFenceBlock18(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 12 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 12, budget-1
+		goto block12
+	}
+}
+
+// flagFenceBlock1 runs block 1 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b1 ($L__func_begin16), PTX lines 1429-1429
+func flagFenceBlock1(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	// PTX lines 1429: lane-local, one loop over the lanes
+	{
+		tid0 := &w.Tid[0]
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1429: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1429: mov.u32
+				v1 := uint64(uint64(tid0[l]))
+				r0[l] = v1
+			}
+		}
+	}
+}
+
+// flagFenceBlock2 runs block 2 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b2 ($L__tmp89), PTX lines 1432-1432; divergent, reconverges at block 3 (b3 ($L__BB16_2))
+func flagFenceBlock2(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	k0 := uint64(0x0)
+	// PTX lines 1432: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r0[31]))-int64(int32(r0[0])) == 31 && w.TidLinear {
+		// 1432: setp.ne.s32
+		w.P[0] = runtime.StepMask(int64(int32(r0[0])), int64(int32(k0)), runtime.StepNE)
+	} else {
+		p0 := w.P[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1432: setp.ne.s32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1432: setp.ne.s32
+				c1t := uint32(r0[l]) != uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p0n |= c1b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+}
+
+// flagFenceBlock6 runs block 6 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b5 ($L__tmp90), PTX lines 1449-1449
+func flagFenceBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	// PTX line 1449: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	runtime.Broadcast(r2, m, u1)
+	_ = u1
+}
+
+// flagFenceBlock7 runs block 7 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b6 ($L__tmp91), PTX lines 1452-1454; divergent, reconverges at block 12 (b11 ($L__BB16_8))
+func flagFenceBlock7(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r2 := w.Reg(2)
+	k0 := uint64(0xffffffff)
+	// PTX lines 1452, 1454: lane-local, one loop over the lanes
+	{
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1452: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 1454: setp.ne.s32
+				c2t := uint32(r0[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1452: add.s32
+				v1 := uint64(uint32(r2[l]) + uint32(k0))
+				// 1454: setp.ne.s32
+				c2t := uint32(r0[l]) != uint32(v1)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p1n |= c2b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// flagFenceBlock8 runs block 8 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b7 ($L__tmp92), PTX lines 1464-1465
+func flagFenceBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	k0 := uint64(0x1)
+	w.CheckMem(checkSites[159], m)
+	// PTX line 1465: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r5, m, u1)
+	_ = u1
+}
+
+// flagFenceBlock9 runs block 9 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b8 ($L__tmp93), PTX lines 1468-1468
+func flagFenceBlock9(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	w.CheckMem(checkSites[160], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1468: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1468")
+}
+
+// flagFenceBlock10 runs block 10 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b9 ($L__BB16_3), PTX lines 1472-1473
+func flagFenceBlock10(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1472: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.clang.ptx:1472")
+	}
+	// PTX line 1473: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	runtime.Broadcast(r7, m, u2)
+	_ = u2
+}
+
+// flagFenceBlock11 runs block 11 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b10 ($L__BB16_4), PTX lines 1476-1478; divergent, reconverges at block 18 (b17)
+func flagFenceBlock11(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	w.CheckMem(checkSites[161], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1476: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1476")
+	// PTX lines 1478: lane-local, one loop over the lanes
+	{
+		p2 := w.P[2]
+		p2n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1478: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1478: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p2n |= c2b0 << l
+			}
+		}
+		w.P[2] = p2&^m | p2n
+	}
+}
+
+// flagFenceBlock15 runs block 15 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b14, PTX lines 1437-1439
+func flagFenceBlock15(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX line 1437: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r1, m, u1)
+	w.CheckMem(checkSites[162], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1439: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r1, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1439")
+	_ = u1
+}
+
+// flagFenceBlock17 runs block 17 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b16, PTX lines 1459-1461
+func flagFenceBlock17(w *runtime.Warp, m uint32, budget int) {
+	r4 := w.Reg(4)
+	k0 := uint64(0x2a)
+	// PTX line 1459: mov.b32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r4, m, u1)
+	w.CheckMem(checkSites[163], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1461: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r4, nil, 0, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:1461")
+	_ = u1
+}
+
+// flagFenceBlock18 runs block 18 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b17, PTX lines 1483-1485
+func flagFenceBlock18(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	w.CheckMem(checkSites[164], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1483: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.clang.ptx:1483")
+	runtime.Broadcast(r9, m, u1)
+	w.CheckMem(checkSites[165], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1485: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r9, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.clang.ptx:1485")
+	_ = u1
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).

@@ -31,7 +31,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:53",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:57",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -45,7 +45,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:57",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:61",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -53,12 +53,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:13",
+	Val:    10,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:63",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:67",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -71,7 +72,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:65",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:69",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -79,12 +80,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    15,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:75",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:79",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -97,7 +99,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:76",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:80",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -110,7 +112,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:78",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:82",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -118,12 +120,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    18,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:88",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:92",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -136,7 +139,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:89",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:93",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -149,7 +152,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:91",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:95",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -157,12 +160,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    21,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:101",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:105",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -175,7 +179,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:102",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:106",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -188,7 +192,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:104",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:108",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -196,12 +200,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    24,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:114",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:118",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -214,7 +219,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:115",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:119",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -227,7 +232,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:117",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:121",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -235,12 +240,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    27,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:127",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:131",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -253,7 +259,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:128",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:132",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -266,7 +272,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:130",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:134",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -274,12 +280,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:16",
+	Val:    30,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:141",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:145",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -292,7 +299,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:144",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:148",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -300,13 +307,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:20",
+	Val:    32,
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:178",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:182",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -320,7 +328,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:182",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:186",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -328,12 +336,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:26",
+	Val:    10,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:190",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:194",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -346,7 +355,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:191",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:195",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -359,7 +368,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:193",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:197",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -367,12 +376,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    16,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:203",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:207",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -385,7 +395,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:204",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:208",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -398,7 +408,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:206",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:210",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -406,12 +416,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    19,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:216",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:220",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -424,7 +435,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:217",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:221",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -437,7 +448,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:219",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:223",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -445,12 +456,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    22,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:229",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:233",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -463,7 +475,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:230",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:234",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -476,7 +488,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:232",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:236",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -484,12 +496,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    25,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:242",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:246",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -502,7 +515,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:243",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:247",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -515,7 +528,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:245",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:249",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -523,12 +536,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    28,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:255",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:259",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -541,7 +555,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:256",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:260",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -554,7 +568,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:258",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:262",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -562,12 +576,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:30",
+	Val:    31,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:269",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:273",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -580,7 +595,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:272",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:276",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -588,13 +603,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:34",
+	Val:    33,
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:300",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:304",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -608,7 +624,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:304",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:308",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -616,12 +632,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:43",
+	Val:    7,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:312",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:316",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -629,32 +646,7 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:47",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:313",
-	Mask:   0,
-	Off:    uint64(0x80),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:47",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:315",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     1,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
@@ -662,38 +654,42 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:317",
 	Mask:   0,
-	Off:    uint64(0x0),
+	Off:    uint64(0x80),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:48",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:318",
-	Mask:   0,
-	Off:    uint64(0x40),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:48",
+	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:320",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:319",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:47",
+	Strong: true,
+	Val:    13,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:321",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
@@ -701,38 +697,42 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:322",
 	Mask:   0,
-	Off:    uint64(0x0),
+	Off:    uint64(0x40),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:49",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:323",
-	Mask:   0,
-	Off:    uint64(0x20),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:49",
+	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:325",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:324",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:48",
+	Strong: true,
+	Val:    16,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:326",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
@@ -740,38 +740,42 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:327",
 	Mask:   0,
-	Off:    uint64(0x0),
+	Off:    uint64(0x20),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:50",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:328",
-	Mask:   0,
-	Off:    uint64(0x10),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:50",
+	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:330",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:329",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:49",
+	Strong: true,
+	Val:    19,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:331",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
@@ -779,38 +783,42 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:332",
 	Mask:   0,
-	Off:    uint64(0x0),
+	Off:    uint64(0x10),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:51",
-}, {
-	Base:   9,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:333",
-	Mask:   0,
-	Off:    uint64(0x8),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:51",
+	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:335",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:334",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:50",
+	Strong: true,
+	Val:    22,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:336",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
@@ -818,18 +826,48 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.volatile.shared.u32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:337",
 	Mask:   0,
+	Off:    uint64(0x8),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:339",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:51",
+	Strong: true,
+	Val:    25,
+}, {
+	Base:   9,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:341",
+	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:338",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:342",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -837,12 +875,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:340",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:344",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -850,12 +889,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:52",
+	Strong: true,
+	Val:    28,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:348",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:352",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -863,12 +904,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:55",
+	Strong: true,
 }, {
 	Base:   29,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:352",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:356",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -876,13 +918,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:55",
+	Val:    29,
 	Wide:   true,
 }, {
 	Base:   5,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:380",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:384",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -896,7 +939,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:384",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:388",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -904,12 +947,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:62",
+	Val:    7,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:392",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:396",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -917,12 +961,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:66",
+	Strong: true,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:393",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:397",
 	Mask:   0,
 	Off:    uint64(0x80),
 	Op:     0,
@@ -930,12 +975,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:66",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:397",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:401",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -948,7 +994,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:399",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:403",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -956,12 +1002,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:68",
+	Strong: true,
+	Val:    13,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:402",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:406",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -974,7 +1022,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:404",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:408",
 	Mask:   0,
 	Off:    uint64(0x40),
 	Op:     0,
@@ -982,12 +1030,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:70",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:408",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:412",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1000,7 +1049,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:410",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:414",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1008,12 +1057,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:72",
+	Strong: true,
+	Val:    15,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:413",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:417",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1026,7 +1077,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:415",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:419",
 	Mask:   0,
 	Off:    uint64(0x20),
 	Op:     0,
@@ -1034,12 +1085,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:74",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:419",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:423",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1052,7 +1104,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:421",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:425",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1060,12 +1112,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:76",
+	Strong: true,
+	Val:    17,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:424",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:428",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1078,7 +1132,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:426",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:430",
 	Mask:   0,
 	Off:    uint64(0x10),
 	Op:     0,
@@ -1086,12 +1140,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:78",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:430",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:434",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1104,7 +1159,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:432",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:436",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1112,12 +1167,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:80",
+	Strong: true,
+	Val:    19,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:435",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:439",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1130,7 +1187,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:437",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:441",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -1138,12 +1195,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:82",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:441",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:445",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1156,7 +1214,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:443",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:447",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1164,12 +1222,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:84",
+	Strong: true,
+	Val:    21,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:446",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:450",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1182,7 +1242,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:448",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:452",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1190,12 +1250,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:86",
+	Strong: true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "bar.warp.sync",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:452",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:456",
 	Mask:   25,
 	Off:    uint64(0x0),
 	Op:     4,
@@ -1208,7 +1269,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:454",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:458",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1216,12 +1277,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:88",
+	Strong: true,
+	Val:    23,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.volatile.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:462",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:466",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1229,12 +1292,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:91",
+	Strong: true,
 }, {
 	Base:   24,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:466",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:470",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1242,13 +1306,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:91",
+	Val:    24,
 	Wide:   true,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u8",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:521",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:525",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1262,7 +1327,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:525",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:529",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1275,7 +1340,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:527",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:531",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1283,12 +1348,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:101",
+	Val:    19,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:502",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:506",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1296,12 +1362,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:98",
+	Val:    8,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:545",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:549",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1314,7 +1381,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.global.add.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:548",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:552",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1328,7 +1395,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u8",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:603",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:607",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1342,7 +1409,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.shared.add.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:609",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:613",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1355,7 +1422,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:584",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:588",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1363,12 +1430,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:110",
+	Val:    8,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:627",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:631",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1381,7 +1449,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "atom.global.add.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:630",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:634",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     2,
@@ -1395,7 +1463,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:676",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:680",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     1,
@@ -1403,12 +1471,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:125",
+	Val:    11,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:689",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:693",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1416,12 +1485,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:127",
+	Val:    15,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:705",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:709",
 	Mask:   0,
 	Off:    uint64(0x104),
 	Op:     1,
@@ -1429,12 +1499,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:129",
+	Val:    17,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:709",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:713",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1447,7 +1518,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:711",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:715",
 	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
@@ -1460,7 +1531,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:670",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:674",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1474,7 +1545,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:686",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:690",
 	Mask:   0,
 	Off:    uint64(0xfffffffffffffffc),
 	Op:     0,
@@ -1488,7 +1559,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:702",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:706",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1502,7 +1573,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:718",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:722",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1515,7 +1586,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:725",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:729",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1523,13 +1594,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:133",
+	Val:    22,
 	Wide:   true,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:771",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:775",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     1,
@@ -1537,12 +1609,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:140",
+	Val:    11,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:784",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:788",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1550,12 +1623,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:142",
+	Val:    15,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:800",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:804",
 	Mask:   0,
 	Off:    uint64(0x104),
 	Op:     1,
@@ -1563,12 +1637,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:144",
+	Val:    17,
 }, {
 	Base:   9,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:765",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:769",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1582,7 +1657,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:781",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:785",
 	Mask:   0,
 	Off:    uint64(0xfffffffffffffffc),
 	Op:     0,
@@ -1596,7 +1671,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:797",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:801",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1610,7 +1685,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:809",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:813",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1618,19 +1693,6 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:148",
-}, {
-	Base:   13,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.shared.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:811",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:146",
 }, {
 	Base:   13,
 	Global: -1,
@@ -1638,6 +1700,19 @@ var checkSites = []*runtime.CheckSite{{
 	Instr:  "ld.shared.f32",
 	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:815",
 	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:146",
+}, {
+	Base:   13,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.shared.f32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:819",
+	Mask:   0,
 	Off:    uint64(0x8),
 	Op:     0,
 	Pred:   0,
@@ -1649,7 +1724,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:822",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:826",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1657,13 +1732,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:148",
+	Val:    22,
 	Wide:   true,
 }, {
 	Base:   10,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:862",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:866",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1677,7 +1753,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.f32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:868",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:872",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1685,13 +1761,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:155",
+	Val:    13,
 	Wide:   true,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:895",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:899",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1705,7 +1782,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:899",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:903",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1713,12 +1790,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:162",
+	Val:    8,
 }, {
 	Base:   10,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:903",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:907",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1731,7 +1809,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:904",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:908",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1744,7 +1822,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:907",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:911",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1752,13 +1830,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:164",
+	Val:    14,
 	Wide:   true,
 }, {
 	Base:   6,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:933",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:937",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1772,7 +1851,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:937",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:941",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1780,12 +1859,13 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:169",
+	Val:    8,
 }, {
 	Base:   10,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:950",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:954",
 	Mask:   0,
 	Off:    uint64(0x4),
 	Op:     0,
@@ -1798,7 +1878,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:951",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:955",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
@@ -1811,7 +1891,7 @@ var checkSites = []*runtime.CheckSite{{
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:958",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:962",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
@@ -1819,13 +1899,14 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:173",
+	Val:    15,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:944",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:948",
 	Mask:   0,
 	Off:    uint64(0x100),
 	Op:     1,
@@ -1833,721 +1914,1004 @@ var checkSites = []*runtime.CheckSite{{
 	Size:   4,
 	Space:  1,
 	Src:    "testdata/sanitizer/bugs.cu:171",
+	Val:    12,
+}, {
+	Base:   4,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1010",
+	Mask:   0,
+	Off:    uint64(0x80),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:189",
+	Val:    3,
+	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:985",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:991",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:180",
+	Src:    "testdata/sanitizer/bugs.cu:184",
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:989",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:995",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:180",
+	Src:    "testdata/sanitizer/bugs.cu:184",
+	Val:    6,
 }, {
 	Base:   12,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:997",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1003",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:182",
+	Src:    "testdata/sanitizer/bugs.cu:186",
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:998",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1004",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:182",
+	Src:    "testdata/sanitizer/bugs.cu:186",
+	Val:    14,
+	Wide:   true,
+}, {
+	Base:   4,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1064",
+	Mask:   0,
+	Off:    uint64(0x80),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:200",
+	Val:    3,
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1029",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1039",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:189",
+	Src:    "testdata/sanitizer/bugs.cu:195",
 	Wide:   true,
 }, {
 	Base:   8,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1033",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1043",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:189",
+	Src:    "testdata/sanitizer/bugs.cu:195",
+	Val:    6,
 }, {
 	Base:   13,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.shared.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1047",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1057",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  1,
-	Src:    "testdata/sanitizer/bugs.cu:192",
+	Src:    "testdata/sanitizer/bugs.cu:198",
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1048",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1058",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:192",
+	Src:    "testdata/sanitizer/bugs.cu:198",
+	Val:    15,
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1072",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1086",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     0,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:197",
+	Src:    "testdata/sanitizer/bugs.cu:205",
 	Wide:   true,
 }, {
 	Base:   4,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1088",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1102",
 	Mask:   0,
 	Off:    uint64(0x0),
 	Op:     1,
 	Pred:   0,
 	Size:   4,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:200",
+	Src:    "testdata/sanitizer/bugs.cu:208",
+	Val:    6,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "shfl.sync.down.b32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1082",
+	Joint:  true,
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1096",
 	Mask:   8,
 	Off:    uint64(0x0),
 	Op:     4,
 	Pred:   0,
 	Size:   0,
-	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:199",
-}, {
-	Base:   4,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "ld.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1110",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     0,
-	Pred:   0,
-	Size:   4,
-	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:204",
-	Wide:   true,
-}, {
-	Base:   4,
-	Global: -1,
-	Guard:  -1,
-	Instr:  "st.global.u32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1126",
-	Mask:   0,
-	Off:    uint64(0x0),
-	Op:     1,
-	Pred:   0,
-	Size:   4,
 	Space:  0,
 	Src:    "testdata/sanitizer/bugs.cu:207",
+}, {
+	Base:   4,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1124",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:212",
+	Wide:   true,
+}, {
+	Base:   4,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1140",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:215",
+	Val:    6,
 	Wide:   true,
 }, {
 	Base:   -1,
 	Global: -1,
 	Guard:  -1,
 	Instr:  "shfl.sync.down.b32",
-	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1120",
+	Joint:  true,
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1134",
 	Mask:   8,
 	Off:    uint64(0x0),
 	Op:     4,
 	Pred:   0,
 	Size:   0,
 	Space:  0,
-	Src:    "testdata/sanitizer/bugs.cu:206",
+	Src:    "testdata/sanitizer/bugs.cu:214",
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1197",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:228",
+	Strong: true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1167",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:225",
+	Strong: true,
+	Val:    3,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1185",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:232",
+	Strong: true,
+	Val:    6,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1188",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:233",
+	Strong: true,
+	Val:    7,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1202",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:230",
+	Strong: true,
+}, {
+	Base:   7,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1203",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:230",
+	Val:    10,
+	Wide:   true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1264",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:245",
+	Strong: true,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1232",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:242",
+	Strong: true,
+	Val:    3,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1250",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:249",
+	Strong: true,
+	Val:    6,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "membar.cta",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1252",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     5,
+	Pred:   0,
+	Size:   0,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:250",
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1255",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:251",
+	Strong: true,
+	Val:    7,
+}, {
+	Base:   -1,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "ld.volatile.shared.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1269",
+	Mask:   0,
+	Off:    uint64(0x4),
+	Op:     0,
+	Pred:   0,
+	Size:   4,
+	Space:  1,
+	Src:    "testdata/sanitizer/bugs.cu:247",
+	Strong: true,
+}, {
+	Base:   7,
+	Global: -1,
+	Guard:  -1,
+	Instr:  "st.global.u32",
+	Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1270",
+	Mask:   0,
+	Off:    uint64(0x0),
+	Op:     1,
+	Pred:   0,
+	Size:   4,
+	Space:  0,
+	Src:    "testdata/sanitizer/bugs.cu:247",
+	Val:    10,
+	Wide:   true,
 }}
 
 func init() {
 	Module.CheckHooks = true
 	Module.CheckSrc = map[string]string{
-		"testdata/sanitizer/bugs.nvcc.ptx:1002": "testdata/sanitizer/bugs.cu:184",
-		"testdata/sanitizer/bugs.nvcc.ptx:101":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:1017": "testdata/sanitizer/bugs.cu:186",
-		"testdata/sanitizer/bugs.nvcc.ptx:1019": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.nvcc.ptx:102":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:1020": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.nvcc.ptx:1021": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.nvcc.ptx:1023": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1024": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1026": "testdata/sanitizer/bugs.cu:188",
-		"testdata/sanitizer/bugs.nvcc.ptx:1029": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.nvcc.ptx:103":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:1030": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.nvcc.ptx:1031": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.nvcc.ptx:1032": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.nvcc.ptx:1033": "testdata/sanitizer/bugs.cu:189",
-		"testdata/sanitizer/bugs.nvcc.ptx:1037": "testdata/sanitizer/bugs.cu:190",
-		"testdata/sanitizer/bugs.nvcc.ptx:1039": "testdata/sanitizer/bugs.cu:191",
-		"testdata/sanitizer/bugs.nvcc.ptx:104":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:1042": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1043": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1044": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1045": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1046": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1047": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1048": "testdata/sanitizer/bugs.cu:192",
-		"testdata/sanitizer/bugs.nvcc.ptx:1052": "testdata/sanitizer/bugs.cu:193",
-		"testdata/sanitizer/bugs.nvcc.ptx:1066": "testdata/sanitizer/bugs.cu:196",
-		"testdata/sanitizer/bugs.nvcc.ptx:1068": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.nvcc.ptx:1069": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.nvcc.ptx:1070": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.nvcc.ptx:1071": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.nvcc.ptx:1072": "testdata/sanitizer/bugs.cu:197",
-		"testdata/sanitizer/bugs.nvcc.ptx:1074": "testdata/sanitizer/bugs.cu:198",
-		"testdata/sanitizer/bugs.nvcc.ptx:1075": "testdata/sanitizer/bugs.cu:198",
-		"testdata/sanitizer/bugs.nvcc.ptx:1079": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.nvcc.ptx:108":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.nvcc.ptx:1080": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.nvcc.ptx:1081": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.nvcc.ptx:1082": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.nvcc.ptx:1084": "testdata/sanitizer/bugs.cu:199",
-		"testdata/sanitizer/bugs.nvcc.ptx:1088": "testdata/sanitizer/bugs.cu:200",
-		"testdata/sanitizer/bugs.nvcc.ptx:1090": "testdata/sanitizer/bugs.cu:201",
-		"testdata/sanitizer/bugs.nvcc.ptx:110":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:1104": "testdata/sanitizer/bugs.cu:203",
-		"testdata/sanitizer/bugs.nvcc.ptx:1106": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.nvcc.ptx:1107": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.nvcc.ptx:1108": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.nvcc.ptx:1109": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.nvcc.ptx:111":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:1110": "testdata/sanitizer/bugs.cu:204",
-		"testdata/sanitizer/bugs.nvcc.ptx:1112": "testdata/sanitizer/bugs.cu:205",
-		"testdata/sanitizer/bugs.nvcc.ptx:1113": "testdata/sanitizer/bugs.cu:205",
-		"testdata/sanitizer/bugs.nvcc.ptx:1117": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.nvcc.ptx:1118": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.nvcc.ptx:1119": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.nvcc.ptx:1120": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.nvcc.ptx:1122": "testdata/sanitizer/bugs.cu:206",
-		"testdata/sanitizer/bugs.nvcc.ptx:1126": "testdata/sanitizer/bugs.cu:207",
-		"testdata/sanitizer/bugs.nvcc.ptx:1128": "testdata/sanitizer/bugs.cu:208",
-		"testdata/sanitizer/bugs.nvcc.ptx:114":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:115":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:116":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:117":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:121":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.nvcc.ptx:123":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:124":  "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:127":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:128":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:129":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:130":  "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:134":  "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.nvcc.ptx:136":  "testdata/sanitizer/bugs.cu:19",
-		"testdata/sanitizer/bugs.nvcc.ptx:139":  "testdata/sanitizer/bugs.cu:12",
-		"testdata/sanitizer/bugs.nvcc.ptx:141":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.nvcc.ptx:142":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.nvcc.ptx:143":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.nvcc.ptx:144":  "testdata/sanitizer/bugs.cu:20",
-		"testdata/sanitizer/bugs.nvcc.ptx:148":  "testdata/sanitizer/bugs.cu:21",
-		"testdata/sanitizer/bugs.nvcc.ptx:165":  "testdata/sanitizer/bugs.cu:23",
-		"testdata/sanitizer/bugs.nvcc.ptx:166":  "testdata/sanitizer/bugs.cu:23",
-		"testdata/sanitizer/bugs.nvcc.ptx:168":  "testdata/sanitizer/bugs.cu:25",
-		"testdata/sanitizer/bugs.nvcc.ptx:170":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:171":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:173":  "testdata/sanitizer/bugs.cu:25",
+		"testdata/sanitizer/bugs.nvcc.ptx:1000": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.nvcc.ptx:1001": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.nvcc.ptx:1002": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.nvcc.ptx:1003": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.nvcc.ptx:1004": "testdata/sanitizer/bugs.cu:186",
+		"testdata/sanitizer/bugs.nvcc.ptx:1008": "testdata/sanitizer/bugs.cu:188",
+		"testdata/sanitizer/bugs.nvcc.ptx:101":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:1010": "testdata/sanitizer/bugs.cu:189",
+		"testdata/sanitizer/bugs.nvcc.ptx:1012": "testdata/sanitizer/bugs.cu:190",
+		"testdata/sanitizer/bugs.nvcc.ptx:102":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:1027": "testdata/sanitizer/bugs.cu:192",
+		"testdata/sanitizer/bugs.nvcc.ptx:1029": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.nvcc.ptx:1030": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.nvcc.ptx:1031": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.nvcc.ptx:1033": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1034": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1036": "testdata/sanitizer/bugs.cu:194",
+		"testdata/sanitizer/bugs.nvcc.ptx:1039": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.nvcc.ptx:1040": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.nvcc.ptx:1041": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.nvcc.ptx:1042": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.nvcc.ptx:1043": "testdata/sanitizer/bugs.cu:195",
+		"testdata/sanitizer/bugs.nvcc.ptx:1047": "testdata/sanitizer/bugs.cu:196",
+		"testdata/sanitizer/bugs.nvcc.ptx:1049": "testdata/sanitizer/bugs.cu:197",
+		"testdata/sanitizer/bugs.nvcc.ptx:105":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1052": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1053": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1054": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1055": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1056": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1057": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:1058": "testdata/sanitizer/bugs.cu:198",
+		"testdata/sanitizer/bugs.nvcc.ptx:106":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1062": "testdata/sanitizer/bugs.cu:199",
+		"testdata/sanitizer/bugs.nvcc.ptx:1064": "testdata/sanitizer/bugs.cu:200",
+		"testdata/sanitizer/bugs.nvcc.ptx:1066": "testdata/sanitizer/bugs.cu:201",
+		"testdata/sanitizer/bugs.nvcc.ptx:107":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:108":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1080": "testdata/sanitizer/bugs.cu:204",
+		"testdata/sanitizer/bugs.nvcc.ptx:1082": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.nvcc.ptx:1083": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.nvcc.ptx:1084": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.nvcc.ptx:1085": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.nvcc.ptx:1086": "testdata/sanitizer/bugs.cu:205",
+		"testdata/sanitizer/bugs.nvcc.ptx:1088": "testdata/sanitizer/bugs.cu:206",
+		"testdata/sanitizer/bugs.nvcc.ptx:1089": "testdata/sanitizer/bugs.cu:206",
+		"testdata/sanitizer/bugs.nvcc.ptx:1093": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.nvcc.ptx:1094": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.nvcc.ptx:1095": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.nvcc.ptx:1096": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.nvcc.ptx:1098": "testdata/sanitizer/bugs.cu:207",
+		"testdata/sanitizer/bugs.nvcc.ptx:1102": "testdata/sanitizer/bugs.cu:208",
+		"testdata/sanitizer/bugs.nvcc.ptx:1104": "testdata/sanitizer/bugs.cu:209",
+		"testdata/sanitizer/bugs.nvcc.ptx:1118": "testdata/sanitizer/bugs.cu:211",
+		"testdata/sanitizer/bugs.nvcc.ptx:112":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:1120": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.nvcc.ptx:1121": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.nvcc.ptx:1122": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.nvcc.ptx:1123": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.nvcc.ptx:1124": "testdata/sanitizer/bugs.cu:212",
+		"testdata/sanitizer/bugs.nvcc.ptx:1126": "testdata/sanitizer/bugs.cu:213",
+		"testdata/sanitizer/bugs.nvcc.ptx:1127": "testdata/sanitizer/bugs.cu:213",
+		"testdata/sanitizer/bugs.nvcc.ptx:1131": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.nvcc.ptx:1132": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.nvcc.ptx:1133": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.nvcc.ptx:1134": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.nvcc.ptx:1136": "testdata/sanitizer/bugs.cu:214",
+		"testdata/sanitizer/bugs.nvcc.ptx:114":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:1140": "testdata/sanitizer/bugs.cu:215",
+		"testdata/sanitizer/bugs.nvcc.ptx:1142": "testdata/sanitizer/bugs.cu:216",
+		"testdata/sanitizer/bugs.nvcc.ptx:115":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:1159": "testdata/sanitizer/bugs.cu:221",
+		"testdata/sanitizer/bugs.nvcc.ptx:1161": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.nvcc.ptx:1162": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.nvcc.ptx:1163": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.nvcc.ptx:1166": "testdata/sanitizer/bugs.cu:225",
+		"testdata/sanitizer/bugs.nvcc.ptx:1167": "testdata/sanitizer/bugs.cu:225",
+		"testdata/sanitizer/bugs.nvcc.ptx:1171": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.nvcc.ptx:1173": "testdata/sanitizer/bugs.cu:226",
+		"testdata/sanitizer/bugs.nvcc.ptx:1175": "testdata/sanitizer/bugs.cu:227",
+		"testdata/sanitizer/bugs.nvcc.ptx:1178": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.nvcc.ptx:1179": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.nvcc.ptx:118":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1180": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.nvcc.ptx:1181": "testdata/sanitizer/bugs.cu:231",
+		"testdata/sanitizer/bugs.nvcc.ptx:1184": "testdata/sanitizer/bugs.cu:232",
+		"testdata/sanitizer/bugs.nvcc.ptx:1185": "testdata/sanitizer/bugs.cu:232",
+		"testdata/sanitizer/bugs.nvcc.ptx:1187": "testdata/sanitizer/bugs.cu:233",
+		"testdata/sanitizer/bugs.nvcc.ptx:1188": "testdata/sanitizer/bugs.cu:233",
+		"testdata/sanitizer/bugs.nvcc.ptx:1189": "testdata/sanitizer/bugs.cu:233",
+		"testdata/sanitizer/bugs.nvcc.ptx:119":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1193": "testdata/sanitizer/bugs.cu:224",
+		"testdata/sanitizer/bugs.nvcc.ptx:1197": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.nvcc.ptx:1198": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.nvcc.ptx:1199": "testdata/sanitizer/bugs.cu:228",
+		"testdata/sanitizer/bugs.nvcc.ptx:120":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1202": "testdata/sanitizer/bugs.cu:230",
+		"testdata/sanitizer/bugs.nvcc.ptx:1203": "testdata/sanitizer/bugs.cu:230",
+		"testdata/sanitizer/bugs.nvcc.ptx:1207": "testdata/sanitizer/bugs.cu:235",
+		"testdata/sanitizer/bugs.nvcc.ptx:121":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:1224": "testdata/sanitizer/bugs.cu:238",
+		"testdata/sanitizer/bugs.nvcc.ptx:1226": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.nvcc.ptx:1227": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.nvcc.ptx:1228": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.nvcc.ptx:1231": "testdata/sanitizer/bugs.cu:242",
+		"testdata/sanitizer/bugs.nvcc.ptx:1232": "testdata/sanitizer/bugs.cu:242",
+		"testdata/sanitizer/bugs.nvcc.ptx:1236": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.nvcc.ptx:1238": "testdata/sanitizer/bugs.cu:243",
+		"testdata/sanitizer/bugs.nvcc.ptx:1240": "testdata/sanitizer/bugs.cu:244",
+		"testdata/sanitizer/bugs.nvcc.ptx:1243": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.nvcc.ptx:1244": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.nvcc.ptx:1245": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.nvcc.ptx:1246": "testdata/sanitizer/bugs.cu:248",
+		"testdata/sanitizer/bugs.nvcc.ptx:1249": "testdata/sanitizer/bugs.cu:249",
+		"testdata/sanitizer/bugs.nvcc.ptx:125":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:1250": "testdata/sanitizer/bugs.cu:249",
+		"testdata/sanitizer/bugs.nvcc.ptx:1252": "testdata/sanitizer/bugs.cu:250",
+		"testdata/sanitizer/bugs.nvcc.ptx:1254": "testdata/sanitizer/bugs.cu:251",
+		"testdata/sanitizer/bugs.nvcc.ptx:1255": "testdata/sanitizer/bugs.cu:251",
+		"testdata/sanitizer/bugs.nvcc.ptx:1256": "testdata/sanitizer/bugs.cu:251",
+		"testdata/sanitizer/bugs.nvcc.ptx:1260": "testdata/sanitizer/bugs.cu:241",
+		"testdata/sanitizer/bugs.nvcc.ptx:1264": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.nvcc.ptx:1265": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.nvcc.ptx:1266": "testdata/sanitizer/bugs.cu:245",
+		"testdata/sanitizer/bugs.nvcc.ptx:1269": "testdata/sanitizer/bugs.cu:247",
+		"testdata/sanitizer/bugs.nvcc.ptx:127":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:1270": "testdata/sanitizer/bugs.cu:247",
+		"testdata/sanitizer/bugs.nvcc.ptx:1274": "testdata/sanitizer/bugs.cu:253",
+		"testdata/sanitizer/bugs.nvcc.ptx:128":  "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:131":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:132":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:133":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:134":  "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:138":  "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:140":  "testdata/sanitizer/bugs.cu:19",
+		"testdata/sanitizer/bugs.nvcc.ptx:143":  "testdata/sanitizer/bugs.cu:12",
+		"testdata/sanitizer/bugs.nvcc.ptx:145":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.nvcc.ptx:146":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.nvcc.ptx:147":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.nvcc.ptx:148":  "testdata/sanitizer/bugs.cu:20",
+		"testdata/sanitizer/bugs.nvcc.ptx:152":  "testdata/sanitizer/bugs.cu:21",
+		"testdata/sanitizer/bugs.nvcc.ptx:169":  "testdata/sanitizer/bugs.cu:23",
+		"testdata/sanitizer/bugs.nvcc.ptx:170":  "testdata/sanitizer/bugs.cu:23",
+		"testdata/sanitizer/bugs.nvcc.ptx:172":  "testdata/sanitizer/bugs.cu:25",
+		"testdata/sanitizer/bugs.nvcc.ptx:174":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.nvcc.ptx:175":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:176":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:177":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:178":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.nvcc.ptx:177":  "testdata/sanitizer/bugs.cu:25",
 		"testdata/sanitizer/bugs.nvcc.ptx:179":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.nvcc.ptx:180":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.nvcc.ptx:181":  "testdata/sanitizer/bugs.cu:26",
 		"testdata/sanitizer/bugs.nvcc.ptx:182":  "testdata/sanitizer/bugs.cu:26",
-		"testdata/sanitizer/bugs.nvcc.ptx:184":  "testdata/sanitizer/bugs.cu:27",
-		"testdata/sanitizer/bugs.nvcc.ptx:186":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:187":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:190":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:191":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:192":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:193":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:197":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:199":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:200":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:203":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:204":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:205":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:206":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:210":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:212":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:213":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:216":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:217":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:218":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:219":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:223":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:225":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:226":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:229":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:230":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:231":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:232":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:236":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:238":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:239":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:242":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:243":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:244":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:245":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:249":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:251":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:252":  "testdata/sanitizer/bugs.cu:29",
-		"testdata/sanitizer/bugs.nvcc.ptx:255":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:256":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:257":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:258":  "testdata/sanitizer/bugs.cu:30",
-		"testdata/sanitizer/bugs.nvcc.ptx:262":  "testdata/sanitizer/bugs.cu:31",
-		"testdata/sanitizer/bugs.nvcc.ptx:264":  "testdata/sanitizer/bugs.cu:33",
-		"testdata/sanitizer/bugs.nvcc.ptx:267":  "testdata/sanitizer/bugs.cu:25",
-		"testdata/sanitizer/bugs.nvcc.ptx:269":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.nvcc.ptx:270":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.nvcc.ptx:271":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.nvcc.ptx:272":  "testdata/sanitizer/bugs.cu:34",
-		"testdata/sanitizer/bugs.nvcc.ptx:276":  "testdata/sanitizer/bugs.cu:35",
-		"testdata/sanitizer/bugs.nvcc.ptx:292":  "testdata/sanitizer/bugs.cu:40",
-		"testdata/sanitizer/bugs.nvcc.ptx:293":  "testdata/sanitizer/bugs.cu:40",
-		"testdata/sanitizer/bugs.nvcc.ptx:295":  "testdata/sanitizer/bugs.cu:42",
-		"testdata/sanitizer/bugs.nvcc.ptx:296":  "testdata/sanitizer/bugs.cu:42",
-		"testdata/sanitizer/bugs.nvcc.ptx:298":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.nvcc.ptx:299":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.nvcc.ptx:300":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.nvcc.ptx:301":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.nvcc.ptx:183":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.nvcc.ptx:184":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.nvcc.ptx:185":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.nvcc.ptx:186":  "testdata/sanitizer/bugs.cu:26",
+		"testdata/sanitizer/bugs.nvcc.ptx:188":  "testdata/sanitizer/bugs.cu:27",
+		"testdata/sanitizer/bugs.nvcc.ptx:190":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:191":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:194":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:195":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:196":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:197":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:201":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:203":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:204":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:207":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:208":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:209":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:210":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:214":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:216":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:217":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:220":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:221":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:222":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:223":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:227":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:229":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:230":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:233":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:234":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:235":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:236":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:240":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:242":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:243":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:246":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:247":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:248":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:249":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:253":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:255":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:256":  "testdata/sanitizer/bugs.cu:29",
+		"testdata/sanitizer/bugs.nvcc.ptx:259":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:260":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:261":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:262":  "testdata/sanitizer/bugs.cu:30",
+		"testdata/sanitizer/bugs.nvcc.ptx:266":  "testdata/sanitizer/bugs.cu:31",
+		"testdata/sanitizer/bugs.nvcc.ptx:268":  "testdata/sanitizer/bugs.cu:33",
+		"testdata/sanitizer/bugs.nvcc.ptx:271":  "testdata/sanitizer/bugs.cu:25",
+		"testdata/sanitizer/bugs.nvcc.ptx:273":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.nvcc.ptx:274":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.nvcc.ptx:275":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.nvcc.ptx:276":  "testdata/sanitizer/bugs.cu:34",
+		"testdata/sanitizer/bugs.nvcc.ptx:280":  "testdata/sanitizer/bugs.cu:35",
+		"testdata/sanitizer/bugs.nvcc.ptx:296":  "testdata/sanitizer/bugs.cu:40",
+		"testdata/sanitizer/bugs.nvcc.ptx:297":  "testdata/sanitizer/bugs.cu:40",
+		"testdata/sanitizer/bugs.nvcc.ptx:299":  "testdata/sanitizer/bugs.cu:42",
+		"testdata/sanitizer/bugs.nvcc.ptx:300":  "testdata/sanitizer/bugs.cu:42",
 		"testdata/sanitizer/bugs.nvcc.ptx:302":  "testdata/sanitizer/bugs.cu:43",
 		"testdata/sanitizer/bugs.nvcc.ptx:303":  "testdata/sanitizer/bugs.cu:43",
 		"testdata/sanitizer/bugs.nvcc.ptx:304":  "testdata/sanitizer/bugs.cu:43",
-		"testdata/sanitizer/bugs.nvcc.ptx:306":  "testdata/sanitizer/bugs.cu:44",
-		"testdata/sanitizer/bugs.nvcc.ptx:308":  "testdata/sanitizer/bugs.cu:46",
-		"testdata/sanitizer/bugs.nvcc.ptx:309":  "testdata/sanitizer/bugs.cu:46",
-		"testdata/sanitizer/bugs.nvcc.ptx:312":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.nvcc.ptx:313":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.nvcc.ptx:314":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.nvcc.ptx:315":  "testdata/sanitizer/bugs.cu:47",
-		"testdata/sanitizer/bugs.nvcc.ptx:317":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.nvcc.ptx:318":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.nvcc.ptx:319":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.nvcc.ptx:320":  "testdata/sanitizer/bugs.cu:48",
-		"testdata/sanitizer/bugs.nvcc.ptx:322":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.nvcc.ptx:323":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.nvcc.ptx:324":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.nvcc.ptx:325":  "testdata/sanitizer/bugs.cu:49",
-		"testdata/sanitizer/bugs.nvcc.ptx:327":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.nvcc.ptx:328":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.nvcc.ptx:329":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.nvcc.ptx:330":  "testdata/sanitizer/bugs.cu:50",
-		"testdata/sanitizer/bugs.nvcc.ptx:332":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.nvcc.ptx:333":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.nvcc.ptx:334":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.nvcc.ptx:335":  "testdata/sanitizer/bugs.cu:51",
-		"testdata/sanitizer/bugs.nvcc.ptx:337":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.nvcc.ptx:338":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.nvcc.ptx:339":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.nvcc.ptx:340":  "testdata/sanitizer/bugs.cu:52",
-		"testdata/sanitizer/bugs.nvcc.ptx:344":  "testdata/sanitizer/bugs.cu:54",
-		"testdata/sanitizer/bugs.nvcc.ptx:345":  "testdata/sanitizer/bugs.cu:54",
-		"testdata/sanitizer/bugs.nvcc.ptx:348":  "testdata/sanitizer/bugs.cu:55",
-		"testdata/sanitizer/bugs.nvcc.ptx:350":  "testdata/sanitizer/bugs.cu:42",
+		"testdata/sanitizer/bugs.nvcc.ptx:305":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.nvcc.ptx:306":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.nvcc.ptx:307":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.nvcc.ptx:308":  "testdata/sanitizer/bugs.cu:43",
+		"testdata/sanitizer/bugs.nvcc.ptx:310":  "testdata/sanitizer/bugs.cu:44",
+		"testdata/sanitizer/bugs.nvcc.ptx:312":  "testdata/sanitizer/bugs.cu:46",
+		"testdata/sanitizer/bugs.nvcc.ptx:313":  "testdata/sanitizer/bugs.cu:46",
+		"testdata/sanitizer/bugs.nvcc.ptx:316":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.nvcc.ptx:317":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.nvcc.ptx:318":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.nvcc.ptx:319":  "testdata/sanitizer/bugs.cu:47",
+		"testdata/sanitizer/bugs.nvcc.ptx:321":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.nvcc.ptx:322":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.nvcc.ptx:323":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.nvcc.ptx:324":  "testdata/sanitizer/bugs.cu:48",
+		"testdata/sanitizer/bugs.nvcc.ptx:326":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.nvcc.ptx:327":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.nvcc.ptx:328":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.nvcc.ptx:329":  "testdata/sanitizer/bugs.cu:49",
+		"testdata/sanitizer/bugs.nvcc.ptx:331":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.nvcc.ptx:332":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.nvcc.ptx:333":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.nvcc.ptx:334":  "testdata/sanitizer/bugs.cu:50",
+		"testdata/sanitizer/bugs.nvcc.ptx:336":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.nvcc.ptx:337":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.nvcc.ptx:338":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.nvcc.ptx:339":  "testdata/sanitizer/bugs.cu:51",
+		"testdata/sanitizer/bugs.nvcc.ptx:341":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.nvcc.ptx:342":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.nvcc.ptx:343":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.nvcc.ptx:344":  "testdata/sanitizer/bugs.cu:52",
+		"testdata/sanitizer/bugs.nvcc.ptx:348":  "testdata/sanitizer/bugs.cu:54",
+		"testdata/sanitizer/bugs.nvcc.ptx:349":  "testdata/sanitizer/bugs.cu:54",
 		"testdata/sanitizer/bugs.nvcc.ptx:352":  "testdata/sanitizer/bugs.cu:55",
-		"testdata/sanitizer/bugs.nvcc.ptx:356":  "testdata/sanitizer/bugs.cu:56",
-		"testdata/sanitizer/bugs.nvcc.ptx:372":  "testdata/sanitizer/bugs.cu:59",
-		"testdata/sanitizer/bugs.nvcc.ptx:373":  "testdata/sanitizer/bugs.cu:59",
-		"testdata/sanitizer/bugs.nvcc.ptx:375":  "testdata/sanitizer/bugs.cu:61",
-		"testdata/sanitizer/bugs.nvcc.ptx:376":  "testdata/sanitizer/bugs.cu:61",
-		"testdata/sanitizer/bugs.nvcc.ptx:378":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.nvcc.ptx:379":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.nvcc.ptx:380":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.nvcc.ptx:381":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.nvcc.ptx:354":  "testdata/sanitizer/bugs.cu:42",
+		"testdata/sanitizer/bugs.nvcc.ptx:356":  "testdata/sanitizer/bugs.cu:55",
+		"testdata/sanitizer/bugs.nvcc.ptx:360":  "testdata/sanitizer/bugs.cu:56",
+		"testdata/sanitizer/bugs.nvcc.ptx:376":  "testdata/sanitizer/bugs.cu:59",
+		"testdata/sanitizer/bugs.nvcc.ptx:377":  "testdata/sanitizer/bugs.cu:59",
+		"testdata/sanitizer/bugs.nvcc.ptx:379":  "testdata/sanitizer/bugs.cu:61",
+		"testdata/sanitizer/bugs.nvcc.ptx:380":  "testdata/sanitizer/bugs.cu:61",
 		"testdata/sanitizer/bugs.nvcc.ptx:382":  "testdata/sanitizer/bugs.cu:62",
 		"testdata/sanitizer/bugs.nvcc.ptx:383":  "testdata/sanitizer/bugs.cu:62",
 		"testdata/sanitizer/bugs.nvcc.ptx:384":  "testdata/sanitizer/bugs.cu:62",
-		"testdata/sanitizer/bugs.nvcc.ptx:386":  "testdata/sanitizer/bugs.cu:63",
-		"testdata/sanitizer/bugs.nvcc.ptx:388":  "testdata/sanitizer/bugs.cu:65",
-		"testdata/sanitizer/bugs.nvcc.ptx:389":  "testdata/sanitizer/bugs.cu:65",
-		"testdata/sanitizer/bugs.nvcc.ptx:392":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.nvcc.ptx:393":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.nvcc.ptx:394":  "testdata/sanitizer/bugs.cu:66",
-		"testdata/sanitizer/bugs.nvcc.ptx:397":  "testdata/sanitizer/bugs.cu:67",
-		"testdata/sanitizer/bugs.nvcc.ptx:399":  "testdata/sanitizer/bugs.cu:68",
-		"testdata/sanitizer/bugs.nvcc.ptx:40":   "testdata/sanitizer/bugs.cu:10",
-		"testdata/sanitizer/bugs.nvcc.ptx:402":  "testdata/sanitizer/bugs.cu:69",
-		"testdata/sanitizer/bugs.nvcc.ptx:404":  "testdata/sanitizer/bugs.cu:70",
-		"testdata/sanitizer/bugs.nvcc.ptx:405":  "testdata/sanitizer/bugs.cu:70",
-		"testdata/sanitizer/bugs.nvcc.ptx:408":  "testdata/sanitizer/bugs.cu:71",
-		"testdata/sanitizer/bugs.nvcc.ptx:41":   "testdata/sanitizer/bugs.cu:10",
-		"testdata/sanitizer/bugs.nvcc.ptx:410":  "testdata/sanitizer/bugs.cu:72",
-		"testdata/sanitizer/bugs.nvcc.ptx:413":  "testdata/sanitizer/bugs.cu:73",
-		"testdata/sanitizer/bugs.nvcc.ptx:415":  "testdata/sanitizer/bugs.cu:74",
-		"testdata/sanitizer/bugs.nvcc.ptx:416":  "testdata/sanitizer/bugs.cu:74",
-		"testdata/sanitizer/bugs.nvcc.ptx:419":  "testdata/sanitizer/bugs.cu:75",
-		"testdata/sanitizer/bugs.nvcc.ptx:421":  "testdata/sanitizer/bugs.cu:76",
-		"testdata/sanitizer/bugs.nvcc.ptx:424":  "testdata/sanitizer/bugs.cu:77",
-		"testdata/sanitizer/bugs.nvcc.ptx:426":  "testdata/sanitizer/bugs.cu:78",
-		"testdata/sanitizer/bugs.nvcc.ptx:427":  "testdata/sanitizer/bugs.cu:78",
-		"testdata/sanitizer/bugs.nvcc.ptx:43":   "testdata/sanitizer/bugs.cu:12",
-		"testdata/sanitizer/bugs.nvcc.ptx:430":  "testdata/sanitizer/bugs.cu:79",
-		"testdata/sanitizer/bugs.nvcc.ptx:432":  "testdata/sanitizer/bugs.cu:80",
-		"testdata/sanitizer/bugs.nvcc.ptx:435":  "testdata/sanitizer/bugs.cu:81",
-		"testdata/sanitizer/bugs.nvcc.ptx:437":  "testdata/sanitizer/bugs.cu:82",
-		"testdata/sanitizer/bugs.nvcc.ptx:438":  "testdata/sanitizer/bugs.cu:82",
-		"testdata/sanitizer/bugs.nvcc.ptx:441":  "testdata/sanitizer/bugs.cu:83",
-		"testdata/sanitizer/bugs.nvcc.ptx:443":  "testdata/sanitizer/bugs.cu:84",
-		"testdata/sanitizer/bugs.nvcc.ptx:446":  "testdata/sanitizer/bugs.cu:85",
-		"testdata/sanitizer/bugs.nvcc.ptx:448":  "testdata/sanitizer/bugs.cu:86",
-		"testdata/sanitizer/bugs.nvcc.ptx:449":  "testdata/sanitizer/bugs.cu:86",
-		"testdata/sanitizer/bugs.nvcc.ptx:45":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:452":  "testdata/sanitizer/bugs.cu:87",
-		"testdata/sanitizer/bugs.nvcc.ptx:454":  "testdata/sanitizer/bugs.cu:88",
-		"testdata/sanitizer/bugs.nvcc.ptx:458":  "testdata/sanitizer/bugs.cu:90",
-		"testdata/sanitizer/bugs.nvcc.ptx:459":  "testdata/sanitizer/bugs.cu:90",
-		"testdata/sanitizer/bugs.nvcc.ptx:46":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:462":  "testdata/sanitizer/bugs.cu:91",
-		"testdata/sanitizer/bugs.nvcc.ptx:464":  "testdata/sanitizer/bugs.cu:61",
+		"testdata/sanitizer/bugs.nvcc.ptx:385":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.nvcc.ptx:386":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.nvcc.ptx:387":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.nvcc.ptx:388":  "testdata/sanitizer/bugs.cu:62",
+		"testdata/sanitizer/bugs.nvcc.ptx:390":  "testdata/sanitizer/bugs.cu:63",
+		"testdata/sanitizer/bugs.nvcc.ptx:392":  "testdata/sanitizer/bugs.cu:65",
+		"testdata/sanitizer/bugs.nvcc.ptx:393":  "testdata/sanitizer/bugs.cu:65",
+		"testdata/sanitizer/bugs.nvcc.ptx:396":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.nvcc.ptx:397":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.nvcc.ptx:398":  "testdata/sanitizer/bugs.cu:66",
+		"testdata/sanitizer/bugs.nvcc.ptx:401":  "testdata/sanitizer/bugs.cu:67",
+		"testdata/sanitizer/bugs.nvcc.ptx:403":  "testdata/sanitizer/bugs.cu:68",
+		"testdata/sanitizer/bugs.nvcc.ptx:406":  "testdata/sanitizer/bugs.cu:69",
+		"testdata/sanitizer/bugs.nvcc.ptx:408":  "testdata/sanitizer/bugs.cu:70",
+		"testdata/sanitizer/bugs.nvcc.ptx:409":  "testdata/sanitizer/bugs.cu:70",
+		"testdata/sanitizer/bugs.nvcc.ptx:412":  "testdata/sanitizer/bugs.cu:71",
+		"testdata/sanitizer/bugs.nvcc.ptx:414":  "testdata/sanitizer/bugs.cu:72",
+		"testdata/sanitizer/bugs.nvcc.ptx:417":  "testdata/sanitizer/bugs.cu:73",
+		"testdata/sanitizer/bugs.nvcc.ptx:419":  "testdata/sanitizer/bugs.cu:74",
+		"testdata/sanitizer/bugs.nvcc.ptx:420":  "testdata/sanitizer/bugs.cu:74",
+		"testdata/sanitizer/bugs.nvcc.ptx:423":  "testdata/sanitizer/bugs.cu:75",
+		"testdata/sanitizer/bugs.nvcc.ptx:425":  "testdata/sanitizer/bugs.cu:76",
+		"testdata/sanitizer/bugs.nvcc.ptx:428":  "testdata/sanitizer/bugs.cu:77",
+		"testdata/sanitizer/bugs.nvcc.ptx:430":  "testdata/sanitizer/bugs.cu:78",
+		"testdata/sanitizer/bugs.nvcc.ptx:431":  "testdata/sanitizer/bugs.cu:78",
+		"testdata/sanitizer/bugs.nvcc.ptx:434":  "testdata/sanitizer/bugs.cu:79",
+		"testdata/sanitizer/bugs.nvcc.ptx:436":  "testdata/sanitizer/bugs.cu:80",
+		"testdata/sanitizer/bugs.nvcc.ptx:439":  "testdata/sanitizer/bugs.cu:81",
+		"testdata/sanitizer/bugs.nvcc.ptx:44":   "testdata/sanitizer/bugs.cu:10",
+		"testdata/sanitizer/bugs.nvcc.ptx:441":  "testdata/sanitizer/bugs.cu:82",
+		"testdata/sanitizer/bugs.nvcc.ptx:442":  "testdata/sanitizer/bugs.cu:82",
+		"testdata/sanitizer/bugs.nvcc.ptx:445":  "testdata/sanitizer/bugs.cu:83",
+		"testdata/sanitizer/bugs.nvcc.ptx:447":  "testdata/sanitizer/bugs.cu:84",
+		"testdata/sanitizer/bugs.nvcc.ptx:45":   "testdata/sanitizer/bugs.cu:10",
+		"testdata/sanitizer/bugs.nvcc.ptx:450":  "testdata/sanitizer/bugs.cu:85",
+		"testdata/sanitizer/bugs.nvcc.ptx:452":  "testdata/sanitizer/bugs.cu:86",
+		"testdata/sanitizer/bugs.nvcc.ptx:453":  "testdata/sanitizer/bugs.cu:86",
+		"testdata/sanitizer/bugs.nvcc.ptx:456":  "testdata/sanitizer/bugs.cu:87",
+		"testdata/sanitizer/bugs.nvcc.ptx:458":  "testdata/sanitizer/bugs.cu:88",
+		"testdata/sanitizer/bugs.nvcc.ptx:462":  "testdata/sanitizer/bugs.cu:90",
+		"testdata/sanitizer/bugs.nvcc.ptx:463":  "testdata/sanitizer/bugs.cu:90",
 		"testdata/sanitizer/bugs.nvcc.ptx:466":  "testdata/sanitizer/bugs.cu:91",
-		"testdata/sanitizer/bugs.nvcc.ptx:470":  "testdata/sanitizer/bugs.cu:92",
-		"testdata/sanitizer/bugs.nvcc.ptx:48":   "testdata/sanitizer/bugs.cu:12",
-		"testdata/sanitizer/bugs.nvcc.ptx:487":  "testdata/sanitizer/bugs.cu:95",
-		"testdata/sanitizer/bugs.nvcc.ptx:488":  "testdata/sanitizer/bugs.cu:95",
-		"testdata/sanitizer/bugs.nvcc.ptx:489":  "testdata/sanitizer/bugs.cu:95",
-		"testdata/sanitizer/bugs.nvcc.ptx:491":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.nvcc.ptx:492":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.nvcc.ptx:494":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.nvcc.ptx:495":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.nvcc.ptx:496":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.nvcc.ptx:498":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:468":  "testdata/sanitizer/bugs.cu:61",
+		"testdata/sanitizer/bugs.nvcc.ptx:47":   "testdata/sanitizer/bugs.cu:12",
+		"testdata/sanitizer/bugs.nvcc.ptx:470":  "testdata/sanitizer/bugs.cu:91",
+		"testdata/sanitizer/bugs.nvcc.ptx:474":  "testdata/sanitizer/bugs.cu:92",
+		"testdata/sanitizer/bugs.nvcc.ptx:49":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:491":  "testdata/sanitizer/bugs.cu:95",
+		"testdata/sanitizer/bugs.nvcc.ptx:492":  "testdata/sanitizer/bugs.cu:95",
+		"testdata/sanitizer/bugs.nvcc.ptx:493":  "testdata/sanitizer/bugs.cu:95",
+		"testdata/sanitizer/bugs.nvcc.ptx:495":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:496":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:498":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.nvcc.ptx:499":  "testdata/sanitizer/bugs.cu:104",
 		"testdata/sanitizer/bugs.nvcc.ptx:50":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:501":  "testdata/sanitizer/bugs.cu:98",
-		"testdata/sanitizer/bugs.nvcc.ptx:502":  "testdata/sanitizer/bugs.cu:98",
-		"testdata/sanitizer/bugs.nvcc.ptx:506":  "testdata/sanitizer/bugs.cu:99",
-		"testdata/sanitizer/bugs.nvcc.ptx:508":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:509":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:51":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:500":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.nvcc.ptx:502":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:505":  "testdata/sanitizer/bugs.cu:98",
+		"testdata/sanitizer/bugs.nvcc.ptx:506":  "testdata/sanitizer/bugs.cu:98",
+		"testdata/sanitizer/bugs.nvcc.ptx:510":  "testdata/sanitizer/bugs.cu:99",
 		"testdata/sanitizer/bugs.nvcc.ptx:512":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:514":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.nvcc.ptx:515":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.nvcc.ptx:519":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.nvcc.ptx:52":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:520":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.nvcc.ptx:521":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.nvcc.ptx:522":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.nvcc.ptx:513":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.nvcc.ptx:516":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.nvcc.ptx:518":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:519":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:52":   "testdata/sanitizer/bugs.cu:12",
 		"testdata/sanitizer/bugs.nvcc.ptx:523":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.nvcc.ptx:524":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.nvcc.ptx:525":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.nvcc.ptx:526":  "testdata/sanitizer/bugs.cu:101",
 		"testdata/sanitizer/bugs.nvcc.ptx:527":  "testdata/sanitizer/bugs.cu:101",
-		"testdata/sanitizer/bugs.nvcc.ptx:529":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:53":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:531":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:532":  "testdata/sanitizer/bugs.cu:100",
-		"testdata/sanitizer/bugs.nvcc.ptx:536":  "testdata/sanitizer/bugs.cu:102",
-		"testdata/sanitizer/bugs.nvcc.ptx:538":  "testdata/sanitizer/bugs.cu:103",
+		"testdata/sanitizer/bugs.nvcc.ptx:528":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.nvcc.ptx:529":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.nvcc.ptx:530":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.nvcc.ptx:531":  "testdata/sanitizer/bugs.cu:101",
+		"testdata/sanitizer/bugs.nvcc.ptx:533":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.nvcc.ptx:535":  "testdata/sanitizer/bugs.cu:100",
+		"testdata/sanitizer/bugs.nvcc.ptx:536":  "testdata/sanitizer/bugs.cu:100",
 		"testdata/sanitizer/bugs.nvcc.ptx:54":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:541":  "testdata/sanitizer/bugs.cu:97",
-		"testdata/sanitizer/bugs.nvcc.ptx:543":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.nvcc.ptx:544":  "testdata/sanitizer/bugs.cu:104",
-		"testdata/sanitizer/bugs.nvcc.ptx:545":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.nvcc.ptx:540":  "testdata/sanitizer/bugs.cu:102",
+		"testdata/sanitizer/bugs.nvcc.ptx:542":  "testdata/sanitizer/bugs.cu:103",
+		"testdata/sanitizer/bugs.nvcc.ptx:545":  "testdata/sanitizer/bugs.cu:97",
+		"testdata/sanitizer/bugs.nvcc.ptx:547":  "testdata/sanitizer/bugs.cu:104",
 		"testdata/sanitizer/bugs.nvcc.ptx:548":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.nvcc.ptx:549":  "testdata/sanitizer/bugs.cu:104",
 		"testdata/sanitizer/bugs.nvcc.ptx:55":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:552":  "testdata/sanitizer/bugs.cu:105",
+		"testdata/sanitizer/bugs.nvcc.ptx:552":  "testdata/sanitizer/bugs.cu:104",
+		"testdata/sanitizer/bugs.nvcc.ptx:556":  "testdata/sanitizer/bugs.cu:105",
 		"testdata/sanitizer/bugs.nvcc.ptx:56":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:569":  "testdata/sanitizer/bugs.cu:107",
 		"testdata/sanitizer/bugs.nvcc.ptx:57":   "testdata/sanitizer/bugs.cu:13",
-		"testdata/sanitizer/bugs.nvcc.ptx:570":  "testdata/sanitizer/bugs.cu:107",
-		"testdata/sanitizer/bugs.nvcc.ptx:571":  "testdata/sanitizer/bugs.cu:107",
-		"testdata/sanitizer/bugs.nvcc.ptx:573":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:574":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:576":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:577":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:578":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:580":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:583":  "testdata/sanitizer/bugs.cu:110",
-		"testdata/sanitizer/bugs.nvcc.ptx:584":  "testdata/sanitizer/bugs.cu:110",
-		"testdata/sanitizer/bugs.nvcc.ptx:588":  "testdata/sanitizer/bugs.cu:111",
-		"testdata/sanitizer/bugs.nvcc.ptx:59":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:590":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.nvcc.ptx:591":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:573":  "testdata/sanitizer/bugs.cu:107",
+		"testdata/sanitizer/bugs.nvcc.ptx:574":  "testdata/sanitizer/bugs.cu:107",
+		"testdata/sanitizer/bugs.nvcc.ptx:575":  "testdata/sanitizer/bugs.cu:107",
+		"testdata/sanitizer/bugs.nvcc.ptx:577":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.nvcc.ptx:578":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.nvcc.ptx:58":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:580":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:581":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:582":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:584":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.nvcc.ptx:587":  "testdata/sanitizer/bugs.cu:110",
+		"testdata/sanitizer/bugs.nvcc.ptx:588":  "testdata/sanitizer/bugs.cu:110",
+		"testdata/sanitizer/bugs.nvcc.ptx:59":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:592":  "testdata/sanitizer/bugs.cu:111",
 		"testdata/sanitizer/bugs.nvcc.ptx:594":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.nvcc.ptx:596":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:597":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:60":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:601":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.nvcc.ptx:602":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.nvcc.ptx:603":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.nvcc.ptx:604":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.nvcc.ptx:595":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:598":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:60":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:600":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.nvcc.ptx:601":  "testdata/sanitizer/bugs.cu:109",
 		"testdata/sanitizer/bugs.nvcc.ptx:605":  "testdata/sanitizer/bugs.cu:113",
 		"testdata/sanitizer/bugs.nvcc.ptx:606":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.nvcc.ptx:607":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.nvcc.ptx:608":  "testdata/sanitizer/bugs.cu:113",
 		"testdata/sanitizer/bugs.nvcc.ptx:609":  "testdata/sanitizer/bugs.cu:113",
-		"testdata/sanitizer/bugs.nvcc.ptx:611":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.nvcc.ptx:613":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.nvcc.ptx:614":  "testdata/sanitizer/bugs.cu:112",
-		"testdata/sanitizer/bugs.nvcc.ptx:618":  "testdata/sanitizer/bugs.cu:114",
-		"testdata/sanitizer/bugs.nvcc.ptx:620":  "testdata/sanitizer/bugs.cu:115",
-		"testdata/sanitizer/bugs.nvcc.ptx:623":  "testdata/sanitizer/bugs.cu:109",
-		"testdata/sanitizer/bugs.nvcc.ptx:625":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:626":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:627":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:63":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:61":   "testdata/sanitizer/bugs.cu:13",
+		"testdata/sanitizer/bugs.nvcc.ptx:610":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.nvcc.ptx:613":  "testdata/sanitizer/bugs.cu:113",
+		"testdata/sanitizer/bugs.nvcc.ptx:615":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:617":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:618":  "testdata/sanitizer/bugs.cu:112",
+		"testdata/sanitizer/bugs.nvcc.ptx:622":  "testdata/sanitizer/bugs.cu:114",
+		"testdata/sanitizer/bugs.nvcc.ptx:624":  "testdata/sanitizer/bugs.cu:115",
+		"testdata/sanitizer/bugs.nvcc.ptx:627":  "testdata/sanitizer/bugs.cu:109",
+		"testdata/sanitizer/bugs.nvcc.ptx:629":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:63":   "testdata/sanitizer/bugs.cu:15",
 		"testdata/sanitizer/bugs.nvcc.ptx:630":  "testdata/sanitizer/bugs.cu:116",
-		"testdata/sanitizer/bugs.nvcc.ptx:634":  "testdata/sanitizer/bugs.cu:117",
-		"testdata/sanitizer/bugs.nvcc.ptx:64":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:65":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:652":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.nvcc.ptx:653":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.nvcc.ptx:654":  "testdata/sanitizer/bugs.cu:121",
-		"testdata/sanitizer/bugs.nvcc.ptx:656":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.nvcc.ptx:657":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.nvcc.ptx:658":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.nvcc.ptx:659":  "testdata/sanitizer/bugs.cu:123",
-		"testdata/sanitizer/bugs.nvcc.ptx:661":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:631":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:634":  "testdata/sanitizer/bugs.cu:116",
+		"testdata/sanitizer/bugs.nvcc.ptx:638":  "testdata/sanitizer/bugs.cu:117",
+		"testdata/sanitizer/bugs.nvcc.ptx:64":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:656":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.nvcc.ptx:657":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.nvcc.ptx:658":  "testdata/sanitizer/bugs.cu:121",
+		"testdata/sanitizer/bugs.nvcc.ptx:660":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.nvcc.ptx:661":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.nvcc.ptx:662":  "testdata/sanitizer/bugs.cu:123",
 		"testdata/sanitizer/bugs.nvcc.ptx:663":  "testdata/sanitizer/bugs.cu:123",
 		"testdata/sanitizer/bugs.nvcc.ptx:665":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:666":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:667":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:668":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:667":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.nvcc.ptx:669":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:67":   "testdata/sanitizer/bugs.cu:16",
 		"testdata/sanitizer/bugs.nvcc.ptx:670":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:673":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:671":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:672":  "testdata/sanitizer/bugs.cu:125",
 		"testdata/sanitizer/bugs.nvcc.ptx:674":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:675":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:676":  "testdata/sanitizer/bugs.cu:125",
-		"testdata/sanitizer/bugs.nvcc.ptx:678":  "testdata/sanitizer/bugs.cu:126",
-		"testdata/sanitizer/bugs.nvcc.ptx:679":  "testdata/sanitizer/bugs.cu:126",
-		"testdata/sanitizer/bugs.nvcc.ptx:682":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.nvcc.ptx:683":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.nvcc.ptx:684":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.nvcc.ptx:677":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:678":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:679":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:68":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:680":  "testdata/sanitizer/bugs.cu:125",
+		"testdata/sanitizer/bugs.nvcc.ptx:682":  "testdata/sanitizer/bugs.cu:126",
+		"testdata/sanitizer/bugs.nvcc.ptx:683":  "testdata/sanitizer/bugs.cu:126",
 		"testdata/sanitizer/bugs.nvcc.ptx:686":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.nvcc.ptx:689":  "testdata/sanitizer/bugs.cu:127",
-		"testdata/sanitizer/bugs.nvcc.ptx:69":   "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.nvcc.ptx:693":  "testdata/sanitizer/bugs.cu:128",
-		"testdata/sanitizer/bugs.nvcc.ptx:694":  "testdata/sanitizer/bugs.cu:128",
-		"testdata/sanitizer/bugs.nvcc.ptx:697":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.nvcc.ptx:698":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.nvcc.ptx:699":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.nvcc.ptx:700":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.nvcc.ptx:687":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.nvcc.ptx:688":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.nvcc.ptx:69":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:690":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.nvcc.ptx:693":  "testdata/sanitizer/bugs.cu:127",
+		"testdata/sanitizer/bugs.nvcc.ptx:697":  "testdata/sanitizer/bugs.cu:128",
+		"testdata/sanitizer/bugs.nvcc.ptx:698":  "testdata/sanitizer/bugs.cu:128",
+		"testdata/sanitizer/bugs.nvcc.ptx:701":  "testdata/sanitizer/bugs.cu:129",
 		"testdata/sanitizer/bugs.nvcc.ptx:702":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.nvcc.ptx:705":  "testdata/sanitizer/bugs.cu:129",
-		"testdata/sanitizer/bugs.nvcc.ptx:709":  "testdata/sanitizer/bugs.cu:130",
-		"testdata/sanitizer/bugs.nvcc.ptx:71":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:711":  "testdata/sanitizer/bugs.cu:130",
-		"testdata/sanitizer/bugs.nvcc.ptx:713":  "testdata/sanitizer/bugs.cu:131",
-		"testdata/sanitizer/bugs.nvcc.ptx:715":  "testdata/sanitizer/bugs.cu:132",
-		"testdata/sanitizer/bugs.nvcc.ptx:718":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.nvcc.ptx:719":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.nvcc.ptx:72":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:720":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.nvcc.ptx:722":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.nvcc.ptx:703":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.nvcc.ptx:704":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.nvcc.ptx:706":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.nvcc.ptx:709":  "testdata/sanitizer/bugs.cu:129",
+		"testdata/sanitizer/bugs.nvcc.ptx:713":  "testdata/sanitizer/bugs.cu:130",
+		"testdata/sanitizer/bugs.nvcc.ptx:715":  "testdata/sanitizer/bugs.cu:130",
+		"testdata/sanitizer/bugs.nvcc.ptx:717":  "testdata/sanitizer/bugs.cu:131",
+		"testdata/sanitizer/bugs.nvcc.ptx:719":  "testdata/sanitizer/bugs.cu:132",
+		"testdata/sanitizer/bugs.nvcc.ptx:722":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.nvcc.ptx:723":  "testdata/sanitizer/bugs.cu:133",
 		"testdata/sanitizer/bugs.nvcc.ptx:724":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.nvcc.ptx:725":  "testdata/sanitizer/bugs.cu:133",
-		"testdata/sanitizer/bugs.nvcc.ptx:729":  "testdata/sanitizer/bugs.cu:134",
-		"testdata/sanitizer/bugs.nvcc.ptx:747":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.nvcc.ptx:748":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.nvcc.ptx:749":  "testdata/sanitizer/bugs.cu:136",
-		"testdata/sanitizer/bugs.nvcc.ptx:75":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:751":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:752":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:753":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:754":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:756":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:726":  "testdata/sanitizer/bugs.cu:123",
+		"testdata/sanitizer/bugs.nvcc.ptx:728":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.nvcc.ptx:729":  "testdata/sanitizer/bugs.cu:133",
+		"testdata/sanitizer/bugs.nvcc.ptx:73":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:733":  "testdata/sanitizer/bugs.cu:134",
+		"testdata/sanitizer/bugs.nvcc.ptx:75":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:751":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.nvcc.ptx:752":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.nvcc.ptx:753":  "testdata/sanitizer/bugs.cu:136",
+		"testdata/sanitizer/bugs.nvcc.ptx:755":  "testdata/sanitizer/bugs.cu:138",
+		"testdata/sanitizer/bugs.nvcc.ptx:756":  "testdata/sanitizer/bugs.cu:138",
+		"testdata/sanitizer/bugs.nvcc.ptx:757":  "testdata/sanitizer/bugs.cu:138",
 		"testdata/sanitizer/bugs.nvcc.ptx:758":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:76":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:76":   "testdata/sanitizer/bugs.cu:15",
 		"testdata/sanitizer/bugs.nvcc.ptx:760":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:761":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:762":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:763":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:762":  "testdata/sanitizer/bugs.cu:138",
+		"testdata/sanitizer/bugs.nvcc.ptx:764":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.nvcc.ptx:765":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:768":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:766":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:767":  "testdata/sanitizer/bugs.cu:140",
 		"testdata/sanitizer/bugs.nvcc.ptx:769":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:77":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:770":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:771":  "testdata/sanitizer/bugs.cu:140",
-		"testdata/sanitizer/bugs.nvcc.ptx:773":  "testdata/sanitizer/bugs.cu:141",
-		"testdata/sanitizer/bugs.nvcc.ptx:774":  "testdata/sanitizer/bugs.cu:141",
-		"testdata/sanitizer/bugs.nvcc.ptx:777":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.nvcc.ptx:778":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.nvcc.ptx:779":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.nvcc.ptx:78":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:772":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:773":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:774":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:775":  "testdata/sanitizer/bugs.cu:140",
+		"testdata/sanitizer/bugs.nvcc.ptx:777":  "testdata/sanitizer/bugs.cu:141",
+		"testdata/sanitizer/bugs.nvcc.ptx:778":  "testdata/sanitizer/bugs.cu:141",
 		"testdata/sanitizer/bugs.nvcc.ptx:781":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.nvcc.ptx:784":  "testdata/sanitizer/bugs.cu:142",
-		"testdata/sanitizer/bugs.nvcc.ptx:788":  "testdata/sanitizer/bugs.cu:143",
-		"testdata/sanitizer/bugs.nvcc.ptx:789":  "testdata/sanitizer/bugs.cu:143",
-		"testdata/sanitizer/bugs.nvcc.ptx:792":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.nvcc.ptx:793":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.nvcc.ptx:794":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.nvcc.ptx:795":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.nvcc.ptx:782":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.nvcc.ptx:783":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.nvcc.ptx:785":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.nvcc.ptx:788":  "testdata/sanitizer/bugs.cu:142",
+		"testdata/sanitizer/bugs.nvcc.ptx:79":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:792":  "testdata/sanitizer/bugs.cu:143",
+		"testdata/sanitizer/bugs.nvcc.ptx:793":  "testdata/sanitizer/bugs.cu:143",
+		"testdata/sanitizer/bugs.nvcc.ptx:796":  "testdata/sanitizer/bugs.cu:144",
 		"testdata/sanitizer/bugs.nvcc.ptx:797":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.nvcc.ptx:800":  "testdata/sanitizer/bugs.cu:144",
-		"testdata/sanitizer/bugs.nvcc.ptx:804":  "testdata/sanitizer/bugs.cu:145",
-		"testdata/sanitizer/bugs.nvcc.ptx:806":  "testdata/sanitizer/bugs.cu:147",
-		"testdata/sanitizer/bugs.nvcc.ptx:809":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.nvcc.ptx:811":  "testdata/sanitizer/bugs.cu:146",
+		"testdata/sanitizer/bugs.nvcc.ptx:798":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.nvcc.ptx:799":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.nvcc.ptx:80":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:801":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.nvcc.ptx:804":  "testdata/sanitizer/bugs.cu:144",
+		"testdata/sanitizer/bugs.nvcc.ptx:808":  "testdata/sanitizer/bugs.cu:145",
+		"testdata/sanitizer/bugs.nvcc.ptx:81":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:810":  "testdata/sanitizer/bugs.cu:147",
 		"testdata/sanitizer/bugs.nvcc.ptx:813":  "testdata/sanitizer/bugs.cu:148",
 		"testdata/sanitizer/bugs.nvcc.ptx:815":  "testdata/sanitizer/bugs.cu:146",
 		"testdata/sanitizer/bugs.nvcc.ptx:817":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.nvcc.ptx:819":  "testdata/sanitizer/bugs.cu:138",
-		"testdata/sanitizer/bugs.nvcc.ptx:82":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:819":  "testdata/sanitizer/bugs.cu:146",
+		"testdata/sanitizer/bugs.nvcc.ptx:82":   "testdata/sanitizer/bugs.cu:16",
 		"testdata/sanitizer/bugs.nvcc.ptx:821":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.nvcc.ptx:822":  "testdata/sanitizer/bugs.cu:148",
-		"testdata/sanitizer/bugs.nvcc.ptx:826":  "testdata/sanitizer/bugs.cu:149",
-		"testdata/sanitizer/bugs.nvcc.ptx:84":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:844":  "testdata/sanitizer/bugs.cu:152",
-		"testdata/sanitizer/bugs.nvcc.ptx:845":  "testdata/sanitizer/bugs.cu:152",
-		"testdata/sanitizer/bugs.nvcc.ptx:846":  "testdata/sanitizer/bugs.cu:152",
-		"testdata/sanitizer/bugs.nvcc.ptx:847":  "testdata/sanitizer/bugs.cu:152",
-		"testdata/sanitizer/bugs.nvcc.ptx:849":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.nvcc.ptx:85":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:850":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.nvcc.ptx:851":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.nvcc.ptx:852":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.nvcc.ptx:854":  "testdata/sanitizer/bugs.cu:154",
-		"testdata/sanitizer/bugs.nvcc.ptx:855":  "testdata/sanitizer/bugs.cu:154",
-		"testdata/sanitizer/bugs.nvcc.ptx:858":  "testdata/sanitizer/bugs.cu:153",
-		"testdata/sanitizer/bugs.nvcc.ptx:860":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:861":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:862":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:863":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:865":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:823":  "testdata/sanitizer/bugs.cu:138",
+		"testdata/sanitizer/bugs.nvcc.ptx:825":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.nvcc.ptx:826":  "testdata/sanitizer/bugs.cu:148",
+		"testdata/sanitizer/bugs.nvcc.ptx:830":  "testdata/sanitizer/bugs.cu:149",
+		"testdata/sanitizer/bugs.nvcc.ptx:848":  "testdata/sanitizer/bugs.cu:152",
+		"testdata/sanitizer/bugs.nvcc.ptx:849":  "testdata/sanitizer/bugs.cu:152",
+		"testdata/sanitizer/bugs.nvcc.ptx:850":  "testdata/sanitizer/bugs.cu:152",
+		"testdata/sanitizer/bugs.nvcc.ptx:851":  "testdata/sanitizer/bugs.cu:152",
+		"testdata/sanitizer/bugs.nvcc.ptx:853":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:854":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:855":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:856":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:858":  "testdata/sanitizer/bugs.cu:154",
+		"testdata/sanitizer/bugs.nvcc.ptx:859":  "testdata/sanitizer/bugs.cu:154",
+		"testdata/sanitizer/bugs.nvcc.ptx:86":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:862":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:864":  "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.nvcc.ptx:865":  "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.nvcc.ptx:866":  "testdata/sanitizer/bugs.cu:155",
 		"testdata/sanitizer/bugs.nvcc.ptx:867":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:868":  "testdata/sanitizer/bugs.cu:155",
-		"testdata/sanitizer/bugs.nvcc.ptx:872":  "testdata/sanitizer/bugs.cu:156",
-		"testdata/sanitizer/bugs.nvcc.ptx:88":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:887":  "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.nvcc.ptx:888":  "testdata/sanitizer/bugs.cu:160",
-		"testdata/sanitizer/bugs.nvcc.ptx:89":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:890":  "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.nvcc.ptx:891":  "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.nvcc.ptx:892":  "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.nvcc.ptx:893":  "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.nvcc.ptx:869":  "testdata/sanitizer/bugs.cu:153",
+		"testdata/sanitizer/bugs.nvcc.ptx:871":  "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.nvcc.ptx:872":  "testdata/sanitizer/bugs.cu:155",
+		"testdata/sanitizer/bugs.nvcc.ptx:876":  "testdata/sanitizer/bugs.cu:156",
+		"testdata/sanitizer/bugs.nvcc.ptx:88":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:89":   "testdata/sanitizer/bugs.cu:15",
+		"testdata/sanitizer/bugs.nvcc.ptx:891":  "testdata/sanitizer/bugs.cu:160",
+		"testdata/sanitizer/bugs.nvcc.ptx:892":  "testdata/sanitizer/bugs.cu:160",
 		"testdata/sanitizer/bugs.nvcc.ptx:894":  "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.nvcc.ptx:895":  "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.nvcc.ptx:896":  "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.nvcc.ptx:897":  "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.nvcc.ptx:898":  "testdata/sanitizer/bugs.cu:162",
 		"testdata/sanitizer/bugs.nvcc.ptx:899":  "testdata/sanitizer/bugs.cu:162",
-		"testdata/sanitizer/bugs.nvcc.ptx:90":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:901":  "testdata/sanitizer/bugs.cu:163",
-		"testdata/sanitizer/bugs.nvcc.ptx:903":  "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.nvcc.ptx:904":  "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.nvcc.ptx:905":  "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.nvcc.ptx:906":  "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.nvcc.ptx:900":  "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.nvcc.ptx:901":  "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.nvcc.ptx:902":  "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.nvcc.ptx:903":  "testdata/sanitizer/bugs.cu:162",
+		"testdata/sanitizer/bugs.nvcc.ptx:905":  "testdata/sanitizer/bugs.cu:163",
 		"testdata/sanitizer/bugs.nvcc.ptx:907":  "testdata/sanitizer/bugs.cu:164",
-		"testdata/sanitizer/bugs.nvcc.ptx:909":  "testdata/sanitizer/bugs.cu:165",
-		"testdata/sanitizer/bugs.nvcc.ptx:91":   "testdata/sanitizer/bugs.cu:16",
-		"testdata/sanitizer/bugs.nvcc.ptx:925":  "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.nvcc.ptx:926":  "testdata/sanitizer/bugs.cu:167",
-		"testdata/sanitizer/bugs.nvcc.ptx:928":  "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.nvcc.ptx:929":  "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.nvcc.ptx:930":  "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.nvcc.ptx:931":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:908":  "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.nvcc.ptx:909":  "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.nvcc.ptx:910":  "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.nvcc.ptx:911":  "testdata/sanitizer/bugs.cu:164",
+		"testdata/sanitizer/bugs.nvcc.ptx:913":  "testdata/sanitizer/bugs.cu:165",
+		"testdata/sanitizer/bugs.nvcc.ptx:92":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:929":  "testdata/sanitizer/bugs.cu:167",
+		"testdata/sanitizer/bugs.nvcc.ptx:93":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:930":  "testdata/sanitizer/bugs.cu:167",
 		"testdata/sanitizer/bugs.nvcc.ptx:932":  "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.nvcc.ptx:933":  "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.nvcc.ptx:934":  "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.nvcc.ptx:935":  "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.nvcc.ptx:936":  "testdata/sanitizer/bugs.cu:169",
 		"testdata/sanitizer/bugs.nvcc.ptx:937":  "testdata/sanitizer/bugs.cu:169",
-		"testdata/sanitizer/bugs.nvcc.ptx:939":  "testdata/sanitizer/bugs.cu:170",
-		"testdata/sanitizer/bugs.nvcc.ptx:940":  "testdata/sanitizer/bugs.cu:170",
-		"testdata/sanitizer/bugs.nvcc.ptx:943":  "testdata/sanitizer/bugs.cu:171",
-		"testdata/sanitizer/bugs.nvcc.ptx:944":  "testdata/sanitizer/bugs.cu:171",
-		"testdata/sanitizer/bugs.nvcc.ptx:948":  "testdata/sanitizer/bugs.cu:172",
-		"testdata/sanitizer/bugs.nvcc.ptx:95":   "testdata/sanitizer/bugs.cu:17",
-		"testdata/sanitizer/bugs.nvcc.ptx:950":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:951":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:952":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:954":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:938":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:939":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:94":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:940":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:941":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:943":  "testdata/sanitizer/bugs.cu:170",
+		"testdata/sanitizer/bugs.nvcc.ptx:944":  "testdata/sanitizer/bugs.cu:170",
+		"testdata/sanitizer/bugs.nvcc.ptx:947":  "testdata/sanitizer/bugs.cu:171",
+		"testdata/sanitizer/bugs.nvcc.ptx:948":  "testdata/sanitizer/bugs.cu:171",
+		"testdata/sanitizer/bugs.nvcc.ptx:95":   "testdata/sanitizer/bugs.cu:16",
+		"testdata/sanitizer/bugs.nvcc.ptx:952":  "testdata/sanitizer/bugs.cu:172",
+		"testdata/sanitizer/bugs.nvcc.ptx:954":  "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.nvcc.ptx:955":  "testdata/sanitizer/bugs.cu:173",
 		"testdata/sanitizer/bugs.nvcc.ptx:956":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:957":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:958":  "testdata/sanitizer/bugs.cu:173",
-		"testdata/sanitizer/bugs.nvcc.ptx:960":  "testdata/sanitizer/bugs.cu:174",
-		"testdata/sanitizer/bugs.nvcc.ptx:97":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:975":  "testdata/sanitizer/bugs.cu:177",
-		"testdata/sanitizer/bugs.nvcc.ptx:977":  "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.nvcc.ptx:978":  "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.nvcc.ptx:979":  "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.nvcc.ptx:98":   "testdata/sanitizer/bugs.cu:15",
-		"testdata/sanitizer/bugs.nvcc.ptx:981":  "testdata/sanitizer/bugs.cu:179",
-		"testdata/sanitizer/bugs.nvcc.ptx:983":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:984":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:985":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:986":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:987":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:988":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:989":  "testdata/sanitizer/bugs.cu:180",
-		"testdata/sanitizer/bugs.nvcc.ptx:991":  "testdata/sanitizer/bugs.cu:181",
-		"testdata/sanitizer/bugs.nvcc.ptx:993":  "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.nvcc.ptx:994":  "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.nvcc.ptx:995":  "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.nvcc.ptx:996":  "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.nvcc.ptx:997":  "testdata/sanitizer/bugs.cu:182",
-		"testdata/sanitizer/bugs.nvcc.ptx:998":  "testdata/sanitizer/bugs.cu:182",
+		"testdata/sanitizer/bugs.nvcc.ptx:958":  "testdata/sanitizer/bugs.cu:169",
+		"testdata/sanitizer/bugs.nvcc.ptx:960":  "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.nvcc.ptx:961":  "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.nvcc.ptx:962":  "testdata/sanitizer/bugs.cu:173",
+		"testdata/sanitizer/bugs.nvcc.ptx:964":  "testdata/sanitizer/bugs.cu:174",
+		"testdata/sanitizer/bugs.nvcc.ptx:979":  "testdata/sanitizer/bugs.cu:181",
+		"testdata/sanitizer/bugs.nvcc.ptx:981":  "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.nvcc.ptx:982":  "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.nvcc.ptx:983":  "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.nvcc.ptx:985":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:986":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:988":  "testdata/sanitizer/bugs.cu:183",
+		"testdata/sanitizer/bugs.nvcc.ptx:99":   "testdata/sanitizer/bugs.cu:17",
+		"testdata/sanitizer/bugs.nvcc.ptx:991":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:992":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:993":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:994":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:995":  "testdata/sanitizer/bugs.cu:184",
+		"testdata/sanitizer/bugs.nvcc.ptx:997":  "testdata/sanitizer/bugs.cu:185",
+		"testdata/sanitizer/bugs.nvcc.ptx:999":  "testdata/sanitizer/bugs.cu:186",
 	}
 }
 
 var (
-	// reduceMissingSyncFunc is PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.nvcc.ptx:27).
+	// reduceMissingSyncFunc is PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.nvcc.ptx:31).
 	reduceMissingSyncFunc = &runtime.Func{
 		Exit:   21,
 		Index:  0,
@@ -2568,7 +2932,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:27",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:31",
 		Name:         "reduce_missing_sync",
 		NumPreds:     6,
 		NumRegs:      34,
@@ -2576,7 +2940,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// reduceOkFunc is PTX kernel reduce_ok (testdata/sanitizer/bugs.nvcc.ptx:152).
+	// reduceOkFunc is PTX kernel reduce_ok (testdata/sanitizer/bugs.nvcc.ptx:156).
 	reduceOkFunc = &runtime.Func{
 		Exit:   22,
 		Index:  1,
@@ -2597,7 +2961,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:152",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:156",
 		Name:         "reduce_ok",
 		NumPreds:     6,
 		NumRegs:      35,
@@ -2605,7 +2969,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// warpReduceNosyncFunc is PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.nvcc.ptx:280).
+	// warpReduceNosyncFunc is PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.nvcc.ptx:284).
 	warpReduceNosyncFunc = &runtime.Func{
 		Exit:   6,
 		Index:  2,
@@ -2626,7 +2990,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:280",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:284",
 		Name:         "warp_reduce_nosync",
 		NumPreds:     2,
 		NumRegs:      30,
@@ -2634,7 +2998,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// warpReduceSyncFunc is PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.nvcc.ptx:360).
+	// warpReduceSyncFunc is PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.nvcc.ptx:364).
 	warpReduceSyncFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   25,
@@ -2659,7 +3023,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:360",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:364",
 		Name:         "warp_reduce_sync",
 		NumPreds:     2,
 		NumRegs:      26,
@@ -2667,7 +3031,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 256,
 	}
-	// histogramPlainFunc is PTX kernel histogram_plain (testdata/sanitizer/bugs.nvcc.ptx:474).
+	// histogramPlainFunc is PTX kernel histogram_plain (testdata/sanitizer/bugs.nvcc.ptx:478).
 	histogramPlainFunc = &runtime.Func{
 		Exit:   11,
 		Index:  4,
@@ -2694,7 +3058,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:474",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:478",
 		Name:         "histogram_plain",
 		NumPreds:     3,
 		NumRegs:      24,
@@ -2702,7 +3066,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 64,
 	}
-	// histogramAtomicFunc is PTX kernel histogram_atomic (testdata/sanitizer/bugs.nvcc.ptx:556).
+	// histogramAtomicFunc is PTX kernel histogram_atomic (testdata/sanitizer/bugs.nvcc.ptx:560).
 	histogramAtomicFunc = &runtime.Func{
 		Consts: []runtime.Const{{
 			Reg:   23,
@@ -2733,7 +3097,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:556",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:560",
 		Name:         "histogram_atomic",
 		NumPreds:     3,
 		NumRegs:      24,
@@ -2741,7 +3105,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 64,
 	}
-	// stencilEarlyFunc is PTX kernel stencil_early (testdata/sanitizer/bugs.nvcc.ptx:638).
+	// stencilEarlyFunc is PTX kernel stencil_early (testdata/sanitizer/bugs.nvcc.ptx:642).
 	stencilEarlyFunc = &runtime.Func{
 		Exit:   14,
 		Index:  6,
@@ -2768,7 +3132,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:638",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:642",
 		Name:         "stencil_early",
 		NumPreds:     5,
 		NumRegs:      24,
@@ -2776,7 +3140,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 264,
 	}
-	// stencilOkFunc is PTX kernel stencil_ok (testdata/sanitizer/bugs.nvcc.ptx:733).
+	// stencilOkFunc is PTX kernel stencil_ok (testdata/sanitizer/bugs.nvcc.ptx:737).
 	stencilOkFunc = &runtime.Func{
 		Exit:   14,
 		Index:  7,
@@ -2803,7 +3167,7 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 20,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:733",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:737",
 		Name:         "stencil_ok",
 		NumPreds:     5,
 		NumRegs:      24,
@@ -2811,7 +3175,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 264,
 	}
-	// scaleFunc is PTX kernel scale (testdata/sanitizer/bugs.nvcc.ptx:830).
+	// scaleFunc is PTX kernel scale (testdata/sanitizer/bugs.nvcc.ptx:834).
 	scaleFunc = &runtime.Func{
 		Exit:   3,
 		Index:  8,
@@ -2844,14 +3208,14 @@ var (
 			Type:   "u32",
 		}},
 		KernelParams: 24,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:830",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:834",
 		Name:         "scale",
 		NumPreds:     1,
 		NumRegs:      15,
 		Sig:          "()(.param 8,.param 8,.param 4,.param 4)",
 		StackBytes:   0,
 	}
-	// sharedUninitFunc is PTX kernel shared_uninit (testdata/sanitizer/bugs.nvcc.ptx:876).
+	// sharedUninitFunc is PTX kernel shared_uninit (testdata/sanitizer/bugs.nvcc.ptx:880).
 	sharedUninitFunc = &runtime.Func{
 		Exit:   2,
 		Index:  9,
@@ -2872,7 +3236,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:876",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:880",
 		Name:         "shared_uninit",
 		NumPreds:     0,
 		NumRegs:      15,
@@ -2880,7 +3244,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 260,
 	}
-	// sharedInitFunc is PTX kernel shared_init (testdata/sanitizer/bugs.nvcc.ptx:913).
+	// sharedInitFunc is PTX kernel shared_init (testdata/sanitizer/bugs.nvcc.ptx:917).
 	sharedInitFunc = &runtime.Func{
 		Exit:   4,
 		Index:  10,
@@ -2901,7 +3265,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 16,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:913",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:917",
 		Name:         "shared_init",
 		NumPreds:     1,
 		NumRegs:      18,
@@ -2909,9 +3273,9 @@ var (
 		StackBytes:   0,
 		StaticShared: 260,
 	}
-	// syncInIfFunc is PTX kernel sync_in_if (testdata/sanitizer/bugs.nvcc.ptx:964).
+	// syncInIfFunc is PTX kernel sync_in_if (testdata/sanitizer/bugs.nvcc.ptx:968).
 	syncInIfFunc = &runtime.Func{
-		Exit:   4,
+		Exit:   5,
 		Index:  11,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -2923,7 +3287,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:964",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:968",
 		Name:         "sync_in_if",
 		NumPreds:     1,
 		NumRegs:      14,
@@ -2931,9 +3295,9 @@ var (
 		StackBytes:   0,
 		StaticShared: 128,
 	}
-	// syncOutsideIfFunc is PTX kernel sync_outside_if (testdata/sanitizer/bugs.nvcc.ptx:1006).
+	// syncOutsideIfFunc is PTX kernel sync_outside_if (testdata/sanitizer/bugs.nvcc.ptx:1016).
 	syncOutsideIfFunc = &runtime.Func{
-		Exit:   6,
+		Exit:   7,
 		Index:  12,
 		Kernel: true,
 		KernelArgs: []runtime.KernelParam{{
@@ -2945,7 +3309,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1006",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1016",
 		Name:         "sync_outside_if",
 		NumPreds:     1,
 		NumRegs:      15,
@@ -2953,7 +3317,7 @@ var (
 		StackBytes:   0,
 		StaticShared: 128,
 	}
-	// shflBadMaskFunc is PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.nvcc.ptx:1056).
+	// shflBadMaskFunc is PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.nvcc.ptx:1070).
 	shflBadMaskFunc = &runtime.Func{
 		Exit:   4,
 		Index:  13,
@@ -2967,7 +3331,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1056",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1070",
 		Name:         "shfl_bad_mask",
 		NumPreds:     2,
 		NumRegs:      10,
@@ -2975,7 +3339,7 @@ var (
 		StackBytes:   0,
 		ZeroRegs:     []int32{5, 6, 7, 8},
 	}
-	// shflGoodMaskFunc is PTX kernel shfl_good_mask (testdata/sanitizer/bugs.nvcc.ptx:1094).
+	// shflGoodMaskFunc is PTX kernel shfl_good_mask (testdata/sanitizer/bugs.nvcc.ptx:1108).
 	shflGoodMaskFunc = &runtime.Func{
 		Exit:   4,
 		Index:  14,
@@ -2989,7 +3353,7 @@ var (
 			Type:    "u64",
 		}},
 		KernelParams: 8,
-		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1094",
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1108",
 		Name:         "shfl_good_mask",
 		NumPreds:     2,
 		NumRegs:      10,
@@ -2997,17 +3361,61 @@ var (
 		StackBytes:   0,
 		ZeroRegs:     []int32{5, 6, 7, 8},
 	}
+	// flagNofenceFunc is PTX kernel flag_nofence (testdata/sanitizer/bugs.nvcc.ptx:1146).
+	flagNofenceFunc = &runtime.Func{
+		Exit:   10,
+		Index:  15,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "flag_nofence_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1146",
+		Name:         "flag_nofence",
+		NumPreds:     4,
+		NumRegs:      10,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+		StaticShared: 8,
+	}
+	// flagFenceFunc is PTX kernel flag_fence (testdata/sanitizer/bugs.nvcc.ptx:1211).
+	flagFenceFunc = &runtime.Func{
+		Exit:   10,
+		Index:  16,
+		Kernel: true,
+		KernelArgs: []runtime.KernelParam{{
+			Align:   8,
+			Name:    "flag_fence_param_0",
+			Offset:  0,
+			Pointer: true,
+			Size:    8,
+			Type:    "u64",
+		}},
+		KernelParams: 8,
+		Loc:          "testdata/sanitizer/bugs.nvcc.ptx:1211",
+		Name:         "flag_fence",
+		NumPreds:     4,
+		NumRegs:      10,
+		Sig:          "()(.param 8)",
+		StackBytes:   0,
+		StaticShared: 8,
+	}
 )
 
 func init() {
-	Module.Funcs = []*runtime.Func{reduceMissingSyncFunc, reduceOkFunc, warpReduceNosyncFunc, warpReduceSyncFunc, histogramPlainFunc, histogramAtomicFunc, stencilEarlyFunc, stencilOkFunc, scaleFunc, sharedUninitFunc, sharedInitFunc, syncInIfFunc, syncOutsideIfFunc, shflBadMaskFunc, shflGoodMaskFunc}
+	Module.Funcs = []*runtime.Func{reduceMissingSyncFunc, reduceOkFunc, warpReduceNosyncFunc, warpReduceSyncFunc, histogramPlainFunc, histogramAtomicFunc, stencilEarlyFunc, stencilOkFunc, scaleFunc, sharedUninitFunc, sharedInitFunc, syncInIfFunc, syncOutsideIfFunc, shflBadMaskFunc, shflGoodMaskFunc, flagNofenceFunc, flagFenceFunc}
 	reduceMissingSyncFunc.Blocks = make([]runtime.Block, 22)
-	// b0, PTX lines 40-59; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+	// b0, PTX lines 44-63; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 	reduceMissingSyncFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:40",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:44",
 		PTXInstrs: 16,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -3015,34 +3423,22 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  40,
-			}, {
-				Count: 1,
-				Line:  41,
-			}, {
-				Count: 1,
-				Line:  43,
+				Line:  44,
 			}, {
 				Count: 1,
 				Line:  45,
 			}, {
 				Count: 1,
-				Line:  46,
+				Line:  47,
 			}, {
 				Count: 1,
-				Line:  48,
+				Line:  49,
 			}, {
 				Count: 1,
 				Line:  50,
 			}, {
 				Count: 1,
-				Line:  51,
-			}, {
-				Count: 1,
 				Line:  52,
-			}, {
-				Count: 1,
-				Line:  53,
 			}, {
 				Count: 1,
 				Line:  54,
@@ -3057,552 +3453,564 @@ func init() {
 				Line:  57,
 			}, {
 				Count: 1,
+				Line:  58,
+			}, {
+				Count: 1,
 				Line:  59,
 			}, {
 				Count: 1,
 				Line:  60,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    14,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:60",
-			Pred:   0,
-			Reconv: 1,
-			Succ:   1,
-		},
-	}
-	// b1 ($L__BB0_2), PTX line 67; bar.sync at line 69
-	reduceMissingSyncFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:69",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  69,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:69",
-			Reconv: -1,
-			Succ:   2,
-		},
-	}
-	// b1 ($L__BB0_2), PTX lines 71-71; divergent, reconverges at block 3 (b2 ($L__BB0_4))
-	reduceMissingSyncFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:71",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  71,
 			}, {
 				Count: 1,
-				Line:  72,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    15,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:72",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB0_4), PTX line 80; bar.sync at line 82
-	reduceMissingSyncFunc.Blocks[3] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:82",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  82,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:82",
-			Reconv: -1,
-			Succ:   4,
-		},
-	}
-	// b2 ($L__BB0_4), PTX lines 84-84; divergent, reconverges at block 5 (b3 ($L__BB0_6))
-	reduceMissingSyncFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 4, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:84",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  84,
+				Line:  61,
 			}, {
-				Count: 1,
-				Line:  85,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    16,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:85",
-			Pred:   2,
-			Reconv: 5,
-			Succ:   5,
-		},
-	}
-	// b3 ($L__BB0_6), PTX line 93; bar.sync at line 95
-	reduceMissingSyncFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:95",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  95,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:95",
-			Reconv: -1,
-			Succ:   6,
-		},
-	}
-	// b3 ($L__BB0_6), PTX lines 97-97; divergent, reconverges at block 7 (b4 ($L__BB0_8))
-	reduceMissingSyncFunc.Blocks[6] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 6, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:97",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  97,
-			}, {
-				Count: 1,
-				Line:  98,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    17,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:98",
-			Pred:   3,
-			Reconv: 7,
-			Succ:   7,
-		},
-	}
-	// b4 ($L__BB0_8), PTX line 106; bar.sync at line 108
-	reduceMissingSyncFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:108",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  108,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:108",
-			Reconv: -1,
-			Succ:   8,
-		},
-	}
-	// b4 ($L__BB0_8), PTX lines 110-110; divergent, reconverges at block 9 (b5 ($L__BB0_10))
-	reduceMissingSyncFunc.Blocks[8] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 8, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:110",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  110,
-			}, {
-				Count: 1,
-				Line:  111,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    18,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:111",
-			Pred:   4,
-			Reconv: 9,
-			Succ:   9,
-		},
-	}
-	// b5 ($L__BB0_10), PTX line 119; bar.sync at line 121
-	reduceMissingSyncFunc.Blocks[9] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:121",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  121,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:121",
-			Reconv: -1,
-			Succ:   10,
-		},
-	}
-	// b5 ($L__BB0_10), PTX lines 123-123; divergent, reconverges at block 11 (b6 ($L__BB0_12))
-	reduceMissingSyncFunc.Blocks[10] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 10, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:123",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  123,
-			}, {
-				Count: 1,
-				Line:  124,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    19,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:124",
-			Pred:   5,
-			Reconv: 11,
-			Succ:   11,
-		},
-	}
-	// b6 ($L__BB0_12), PTX line 132; bar.sync at line 134
-	reduceMissingSyncFunc.Blocks[11] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:134",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  134,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:134",
-			Reconv: -1,
-			Succ:   12,
-		},
-	}
-	// b6 ($L__BB0_12), PTX line 132; divergent, reconverges at block 13 (b7 ($L__BB0_14))
-	reduceMissingSyncFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:136",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  136,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    20,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:136",
-			Pred:   5,
-			Reconv: 13,
-			Succ:   13,
-		},
-	}
-	// b7 ($L__BB0_14), PTX line 146; ret
-	reduceMissingSyncFunc.Blocks[13] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:148",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  148,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:148",
-			Reconv:  -1,
-			Succ:    21,
-			Uniform: true,
-		},
-	}
-	// b8, PTX lines 63-65
-	reduceMissingSyncFunc.Blocks[14] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 14, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:63",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  63,
 			}, {
 				Count: 1,
 				Line:  64,
-			}, {
-				Count: 1,
-				Line:  65,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:67",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
+			Alt:    14,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:64",
+			Pred:   0,
+			Reconv: 1,
+			Succ:   1,
 		},
 	}
-	// b9, PTX lines 75-78
-	reduceMissingSyncFunc.Blocks[15] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 15, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:75",
-		PTXInstrs: 4,
+	// b1 ($L__BB0_2), PTX line 71; bar.sync at line 73
+	reduceMissingSyncFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:73",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  73,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:73",
+			Reconv: -1,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB0_2), PTX lines 75-75; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+	reduceMissingSyncFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:75",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  75,
 			}, {
 				Count: 1,
 				Line:  76,
-			}, {
-				Count: 1,
-				Line:  77,
-			}, {
-				Count: 1,
-				Line:  78,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:80",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
+			Alt:    15,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:76",
+			Pred:   1,
+			Reconv: 3,
+			Succ:   3,
 		},
 	}
-	// b10, PTX lines 88-91
-	reduceMissingSyncFunc.Blocks[16] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 16, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:88",
-		PTXInstrs: 4,
+	// b2 ($L__BB0_4), PTX line 84; bar.sync at line 86
+	reduceMissingSyncFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:86",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  86,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:86",
+			Reconv: -1,
+			Succ:   4,
+		},
+	}
+	// b2 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+	reduceMissingSyncFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:88",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  88,
 			}, {
 				Count: 1,
 				Line:  89,
-			}, {
-				Count: 1,
-				Line:  90,
-			}, {
-				Count: 1,
-				Line:  91,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:93",
-			Reconv:  -1,
-			Succ:    5,
-			Uniform: true,
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:89",
+			Pred:   2,
+			Reconv: 5,
+			Succ:   5,
 		},
 	}
-	// b11, PTX lines 101-104
-	reduceMissingSyncFunc.Blocks[17] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 17, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:101",
-		PTXInstrs: 4,
+	// b3 ($L__BB0_6), PTX line 97; bar.sync at line 99
+	reduceMissingSyncFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:99",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  99,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:99",
+			Reconv: -1,
+			Succ:   6,
+		},
+	}
+	// b3 ($L__BB0_6), PTX lines 101-101; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+	reduceMissingSyncFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:101",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  101,
 			}, {
 				Count: 1,
 				Line:  102,
-			}, {
-				Count: 1,
-				Line:  103,
-			}, {
-				Count: 1,
-				Line:  104,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:106",
-			Reconv:  -1,
-			Succ:    7,
-			Uniform: true,
+			Alt:    17,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:102",
+			Pred:   3,
+			Reconv: 7,
+			Succ:   7,
 		},
 	}
-	// b12, PTX lines 114-117
-	reduceMissingSyncFunc.Blocks[18] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 18, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:114",
-		PTXInstrs: 4,
+	// b4 ($L__BB0_8), PTX line 110; bar.sync at line 112
+	reduceMissingSyncFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:112",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  112,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:112",
+			Reconv: -1,
+			Succ:   8,
+		},
+	}
+	// b4 ($L__BB0_8), PTX lines 114-114; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+	reduceMissingSyncFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:114",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  114,
 			}, {
 				Count: 1,
 				Line:  115,
-			}, {
-				Count: 1,
-				Line:  116,
-			}, {
-				Count: 1,
-				Line:  117,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:119",
-			Reconv:  -1,
-			Succ:    9,
-			Uniform: true,
+			Alt:    18,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:115",
+			Pred:   4,
+			Reconv: 9,
+			Succ:   9,
 		},
 	}
-	// b13, PTX lines 127-130
-	reduceMissingSyncFunc.Blocks[19] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceMissingSyncRun(w, 19, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:127",
-		PTXInstrs: 4,
+	// b5 ($L__BB0_10), PTX line 123; bar.sync at line 125
+	reduceMissingSyncFunc.Blocks[9] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:125",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  125,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:125",
+			Reconv: -1,
+			Succ:   10,
+		},
+	}
+	// b5 ($L__BB0_10), PTX lines 127-127; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+	reduceMissingSyncFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:127",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  127,
 			}, {
 				Count: 1,
 				Line:  128,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    19,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:128",
+			Pred:   5,
+			Reconv: 11,
+			Succ:   11,
+		},
+	}
+	// b6 ($L__BB0_12), PTX line 136; bar.sync at line 138
+	reduceMissingSyncFunc.Blocks[11] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:138",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  129,
-			}, {
+				Line:  138,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:138",
+			Reconv: -1,
+			Succ:   12,
+		},
+	}
+	// b6 ($L__BB0_12), PTX line 136; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+	reduceMissingSyncFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:140",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  130,
+				Line:  140,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    20,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:140",
+			Pred:   5,
+			Reconv: 13,
+			Succ:   13,
+		},
+	}
+	// b7 ($L__BB0_14), PTX line 150; ret
+	reduceMissingSyncFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:152",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  152,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:132",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:152",
+			Reconv:  -1,
+			Succ:    21,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 67-69
+	reduceMissingSyncFunc.Blocks[14] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 14, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:67",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  67,
+			}, {
+				Count: 1,
+				Line:  68,
+			}, {
+				Count: 1,
+				Line:  69,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:71",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b9, PTX lines 79-82
+	reduceMissingSyncFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:79",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  79,
+			}, {
+				Count: 1,
+				Line:  80,
+			}, {
+				Count: 1,
+				Line:  81,
+			}, {
+				Count: 1,
+				Line:  82,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:84",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b10, PTX lines 92-95
+	reduceMissingSyncFunc.Blocks[16] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 16, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:92",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  92,
+			}, {
+				Count: 1,
+				Line:  93,
+			}, {
+				Count: 1,
+				Line:  94,
+			}, {
+				Count: 1,
+				Line:  95,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:97",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b11, PTX lines 105-108
+	reduceMissingSyncFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:105",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  105,
+			}, {
+				Count: 1,
+				Line:  106,
+			}, {
+				Count: 1,
+				Line:  107,
+			}, {
+				Count: 1,
+				Line:  108,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:110",
+			Reconv:  -1,
+			Succ:    7,
+			Uniform: true,
+		},
+	}
+	// b12, PTX lines 118-121
+	reduceMissingSyncFunc.Blocks[18] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 18, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:118",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  118,
+			}, {
+				Count: 1,
+				Line:  119,
+			}, {
+				Count: 1,
+				Line:  120,
+			}, {
+				Count: 1,
+				Line:  121,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:123",
+			Reconv:  -1,
+			Succ:    9,
+			Uniform: true,
+		},
+	}
+	// b13, PTX lines 131-134
+	reduceMissingSyncFunc.Blocks[19] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceMissingSyncRun(w, 19, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:131",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  131,
+			}, {
+				Count: 1,
+				Line:  132,
+			}, {
+				Count: 1,
+				Line:  133,
+			}, {
+				Count: 1,
+				Line:  134,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:136",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 139-144
+	// b14, PTX lines 143-148
 	reduceMissingSyncFunc.Blocks[20] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceMissingSyncRun(w, 20, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:139",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:143",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  139,
-			}, {
-				Count: 1,
-				Line:  141,
-			}, {
-				Count: 1,
-				Line:  142,
-			}, {
-				Count: 1,
 				Line:  143,
 			}, {
 				Count: 1,
-				Line:  144,
+				Line:  145,
+			}, {
+				Count: 1,
+				Line:  146,
+			}, {
+				Count: 1,
+				Line:  147,
+			}, {
+				Count: 1,
+				Line:  148,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:146",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:150",
 			Reconv:  -1,
 			Succ:    13,
 			Uniform: true,
@@ -3615,45 +4023,33 @@ func init() {
 	}}
 	reduceMissingSyncFunc.Run = reduceMissingSyncRun
 	reduceOkFunc.Blocks = make([]runtime.Block, 23)
-	// b0, PTX lines 165-182; bar.sync at line 184
+	// b0, PTX lines 169-186; bar.sync at line 188
 	reduceOkFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:165",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:169",
 		PTXInstrs: 15,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  165,
-			}, {
-				Count: 1,
-				Line:  166,
-			}, {
-				Count: 1,
-				Line:  168,
+				Line:  169,
 			}, {
 				Count: 1,
 				Line:  170,
 			}, {
 				Count: 1,
-				Line:  171,
+				Line:  172,
 			}, {
 				Count: 1,
-				Line:  173,
+				Line:  174,
 			}, {
 				Count: 1,
 				Line:  175,
 			}, {
 				Count: 1,
-				Line:  176,
-			}, {
-				Count: 1,
 				Line:  177,
-			}, {
-				Count: 1,
-				Line:  178,
 			}, {
 				Count: 1,
 				Line:  179,
@@ -3668,58 +4064,19 @@ func init() {
 				Line:  182,
 			}, {
 				Count: 1,
+				Line:  183,
+			}, {
+				Count: 1,
 				Line:  184,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:184",
-			Reconv: -1,
-			Succ:   1,
-		},
-	}
-	// b0, PTX lines 186-186; divergent, reconverges at block 2 (b1 ($L__BB1_2))
-	reduceOkFunc.Blocks[1] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 1, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:186",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
+				Count: 1,
+				Line:  185,
+			}, {
 				Count: 1,
 				Line:  186,
 			}, {
 				Count: 1,
-				Line:  187,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    15,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:187",
-			Pred:   0,
-			Reconv: 2,
-			Succ:   2,
-		},
-	}
-	// b1 ($L__BB1_2), PTX line 195; bar.sync at line 197
-	reduceOkFunc.Blocks[2] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:197",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  197,
+				Line:  188,
 			}},
 		},
 		Term: runtime.Term{
@@ -3729,522 +4086,573 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:197",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:188",
 			Reconv: -1,
-			Succ:   3,
+			Succ:   1,
 		},
 	}
-	// b1 ($L__BB1_2), PTX lines 199-199; divergent, reconverges at block 4 (b2 ($L__BB1_4))
-	reduceOkFunc.Blocks[3] = runtime.Block{
+	// b0, PTX lines 190-190; divergent, reconverges at block 2 (b1 ($L__BB1_2))
+	reduceOkFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:199",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  199,
-			}, {
-				Count: 1,
-				Line:  200,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    16,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:200",
-			Pred:   1,
-			Reconv: 4,
-			Succ:   4,
-		},
-	}
-	// b2 ($L__BB1_4), PTX line 208; bar.sync at line 210
-	reduceOkFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:210",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  210,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:210",
-			Reconv: -1,
-			Succ:   5,
-		},
-	}
-	// b2 ($L__BB1_4), PTX lines 212-212; divergent, reconverges at block 6 (b3 ($L__BB1_6))
-	reduceOkFunc.Blocks[5] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 5, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:212",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  212,
-			}, {
-				Count: 1,
-				Line:  213,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    17,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:213",
-			Pred:   2,
-			Reconv: 6,
-			Succ:   6,
-		},
-	}
-	// b3 ($L__BB1_6), PTX line 221; bar.sync at line 223
-	reduceOkFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:223",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  223,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:223",
-			Reconv: -1,
-			Succ:   7,
-		},
-	}
-	// b3 ($L__BB1_6), PTX lines 225-225; divergent, reconverges at block 8 (b4 ($L__BB1_8))
-	reduceOkFunc.Blocks[7] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 7, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:225",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  225,
-			}, {
-				Count: 1,
-				Line:  226,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    18,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:226",
-			Pred:   3,
-			Reconv: 8,
-			Succ:   8,
-		},
-	}
-	// b4 ($L__BB1_8), PTX line 234; bar.sync at line 236
-	reduceOkFunc.Blocks[8] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:236",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  236,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:236",
-			Reconv: -1,
-			Succ:   9,
-		},
-	}
-	// b4 ($L__BB1_8), PTX lines 238-238; divergent, reconverges at block 10 (b5 ($L__BB1_10))
-	reduceOkFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:238",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  238,
-			}, {
-				Count: 1,
-				Line:  239,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    19,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:239",
-			Pred:   4,
-			Reconv: 10,
-			Succ:   10,
-		},
-	}
-	// b5 ($L__BB1_10), PTX line 247; bar.sync at line 249
-	reduceOkFunc.Blocks[10] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:249",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  249,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:249",
-			Reconv: -1,
-			Succ:   11,
-		},
-	}
-	// b5 ($L__BB1_10), PTX lines 251-251; divergent, reconverges at block 12 (b6 ($L__BB1_12))
-	reduceOkFunc.Blocks[11] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 11, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:251",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  251,
-			}, {
-				Count: 1,
-				Line:  252,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    20,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:252",
-			Pred:   5,
-			Reconv: 12,
-			Succ:   12,
-		},
-	}
-	// b6 ($L__BB1_12), PTX line 260; bar.sync at line 262
-	reduceOkFunc.Blocks[12] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:262",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  262,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:262",
-			Reconv: -1,
-			Succ:   13,
-		},
-	}
-	// b6 ($L__BB1_12), PTX line 260; divergent, reconverges at block 14 (b7 ($L__BB1_14))
-	reduceOkFunc.Blocks[13] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:264",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  264,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    21,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:264",
-			Pred:   5,
-			Reconv: 14,
-			Succ:   14,
-		},
-	}
-	// b7 ($L__BB1_14), PTX line 274; ret
-	reduceOkFunc.Blocks[14] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:276",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  276,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:276",
-			Reconv:  -1,
-			Succ:    22,
-			Uniform: true,
-		},
-	}
-	// b8, PTX lines 190-193
-	reduceOkFunc.Blocks[15] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 15, m, -1, 0)
+			reduceOkRun(w, 1, m, -1, 0)
 		}},
 		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:190",
-		PTXInstrs: 4,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  190,
 			}, {
 				Count: 1,
 				Line:  191,
-			}, {
-				Count: 1,
-				Line:  192,
-			}, {
-				Count: 1,
-				Line:  193,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:195",
-			Reconv:  -1,
-			Succ:    2,
-			Uniform: true,
+			Alt:    15,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:191",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
 		},
 	}
-	// b9, PTX lines 203-206
-	reduceOkFunc.Blocks[16] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 16, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:203",
-		PTXInstrs: 4,
+	// b1 ($L__BB1_2), PTX line 199; bar.sync at line 201
+	reduceOkFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:201",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  201,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:201",
+			Reconv: -1,
+			Succ:   3,
+		},
+	}
+	// b1 ($L__BB1_2), PTX lines 203-203; divergent, reconverges at block 4 (b2 ($L__BB1_4))
+	reduceOkFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:203",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  203,
 			}, {
 				Count: 1,
 				Line:  204,
-			}, {
-				Count: 1,
-				Line:  205,
-			}, {
-				Count: 1,
-				Line:  206,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:208",
-			Reconv:  -1,
-			Succ:    4,
-			Uniform: true,
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:204",
+			Pred:   1,
+			Reconv: 4,
+			Succ:   4,
 		},
 	}
-	// b10, PTX lines 216-219
-	reduceOkFunc.Blocks[17] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 17, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:216",
-		PTXInstrs: 4,
+	// b2 ($L__BB1_4), PTX line 212; bar.sync at line 214
+	reduceOkFunc.Blocks[4] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:214",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  214,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:214",
+			Reconv: -1,
+			Succ:   5,
+		},
+	}
+	// b2 ($L__BB1_4), PTX lines 216-216; divergent, reconverges at block 6 (b3 ($L__BB1_6))
+	reduceOkFunc.Blocks[5] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 5, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:216",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  216,
 			}, {
 				Count: 1,
 				Line:  217,
-			}, {
-				Count: 1,
-				Line:  218,
-			}, {
-				Count: 1,
-				Line:  219,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:221",
-			Reconv:  -1,
-			Succ:    6,
-			Uniform: true,
+			Alt:    17,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:217",
+			Pred:   2,
+			Reconv: 6,
+			Succ:   6,
 		},
 	}
-	// b11, PTX lines 229-232
-	reduceOkFunc.Blocks[18] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 18, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:229",
-		PTXInstrs: 4,
+	// b3 ($L__BB1_6), PTX line 225; bar.sync at line 227
+	reduceOkFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:227",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  227,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:227",
+			Reconv: -1,
+			Succ:   7,
+		},
+	}
+	// b3 ($L__BB1_6), PTX lines 229-229; divergent, reconverges at block 8 (b4 ($L__BB1_8))
+	reduceOkFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:229",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  229,
 			}, {
 				Count: 1,
 				Line:  230,
-			}, {
-				Count: 1,
-				Line:  231,
-			}, {
-				Count: 1,
-				Line:  232,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:234",
-			Reconv:  -1,
-			Succ:    8,
-			Uniform: true,
+			Alt:    18,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:230",
+			Pred:   3,
+			Reconv: 8,
+			Succ:   8,
 		},
 	}
-	// b12, PTX lines 242-245
-	reduceOkFunc.Blocks[19] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 19, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:242",
-		PTXInstrs: 4,
+	// b4 ($L__BB1_8), PTX line 238; bar.sync at line 240
+	reduceOkFunc.Blocks[8] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:240",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  240,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:240",
+			Reconv: -1,
+			Succ:   9,
+		},
+	}
+	// b4 ($L__BB1_8), PTX lines 242-242; divergent, reconverges at block 10 (b5 ($L__BB1_10))
+	reduceOkFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:242",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  242,
 			}, {
 				Count: 1,
 				Line:  243,
-			}, {
-				Count: 1,
-				Line:  244,
-			}, {
-				Count: 1,
-				Line:  245,
 			}},
 		},
 		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:247",
-			Reconv:  -1,
-			Succ:    10,
-			Uniform: true,
+			Alt:    19,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:243",
+			Pred:   4,
+			Reconv: 10,
+			Succ:   10,
 		},
 	}
-	// b13, PTX lines 255-258
-	reduceOkFunc.Blocks[20] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			reduceOkRun(w, 20, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:255",
-		PTXInstrs: 4,
+	// b5 ($L__BB1_10), PTX line 251; bar.sync at line 253
+	reduceOkFunc.Blocks[10] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:253",
+		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  253,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:253",
+			Reconv: -1,
+			Succ:   11,
+		},
+	}
+	// b5 ($L__BB1_10), PTX lines 255-255; divergent, reconverges at block 12 (b6 ($L__BB1_12))
+	reduceOkFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:255",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  255,
 			}, {
 				Count: 1,
 				Line:  256,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    20,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:256",
+			Pred:   5,
+			Reconv: 12,
+			Succ:   12,
+		},
+	}
+	// b6 ($L__BB1_12), PTX line 264; bar.sync at line 266
+	reduceOkFunc.Blocks[12] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:266",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  257,
-			}, {
+				Line:  266,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:266",
+			Reconv: -1,
+			Succ:   13,
+		},
+	}
+	// b6 ($L__BB1_12), PTX line 264; divergent, reconverges at block 14 (b7 ($L__BB1_14))
+	reduceOkFunc.Blocks[13] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:268",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  258,
+				Line:  268,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    21,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:268",
+			Pred:   5,
+			Reconv: 14,
+			Succ:   14,
+		},
+	}
+	// b7 ($L__BB1_14), PTX line 278; ret
+	reduceOkFunc.Blocks[14] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:280",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  280,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:260",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:280",
+			Reconv:  -1,
+			Succ:    22,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 194-197
+	reduceOkFunc.Blocks[15] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 15, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:194",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  194,
+			}, {
+				Count: 1,
+				Line:  195,
+			}, {
+				Count: 1,
+				Line:  196,
+			}, {
+				Count: 1,
+				Line:  197,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:199",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b9, PTX lines 207-210
+	reduceOkFunc.Blocks[16] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 16, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:207",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  207,
+			}, {
+				Count: 1,
+				Line:  208,
+			}, {
+				Count: 1,
+				Line:  209,
+			}, {
+				Count: 1,
+				Line:  210,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:212",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// b10, PTX lines 220-223
+	reduceOkFunc.Blocks[17] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 17, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:220",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  220,
+			}, {
+				Count: 1,
+				Line:  221,
+			}, {
+				Count: 1,
+				Line:  222,
+			}, {
+				Count: 1,
+				Line:  223,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:225",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b11, PTX lines 233-236
+	reduceOkFunc.Blocks[18] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 18, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:233",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  233,
+			}, {
+				Count: 1,
+				Line:  234,
+			}, {
+				Count: 1,
+				Line:  235,
+			}, {
+				Count: 1,
+				Line:  236,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:238",
+			Reconv:  -1,
+			Succ:    8,
+			Uniform: true,
+		},
+	}
+	// b12, PTX lines 246-249
+	reduceOkFunc.Blocks[19] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 19, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:246",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  246,
+			}, {
+				Count: 1,
+				Line:  247,
+			}, {
+				Count: 1,
+				Line:  248,
+			}, {
+				Count: 1,
+				Line:  249,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:251",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b13, PTX lines 259-262
+	reduceOkFunc.Blocks[20] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			reduceOkRun(w, 20, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:259",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  259,
+			}, {
+				Count: 1,
+				Line:  260,
+			}, {
+				Count: 1,
+				Line:  261,
+			}, {
+				Count: 1,
+				Line:  262,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:264",
 			Reconv:  -1,
 			Succ:    12,
 			Uniform: true,
 		},
 	}
-	// b14, PTX lines 267-272
+	// b14, PTX lines 271-276
 	reduceOkFunc.Blocks[21] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			reduceOkRun(w, 21, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:267",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:271",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  267,
-			}, {
-				Count: 1,
-				Line:  269,
-			}, {
-				Count: 1,
-				Line:  270,
-			}, {
-				Count: 1,
 				Line:  271,
 			}, {
 				Count: 1,
-				Line:  272,
+				Line:  273,
+			}, {
+				Count: 1,
+				Line:  274,
+			}, {
+				Count: 1,
+				Line:  275,
+			}, {
+				Count: 1,
+				Line:  276,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:274",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:278",
 			Reconv:  -1,
 			Succ:    14,
 			Uniform: true,
@@ -4257,39 +4665,27 @@ func init() {
 	}}
 	reduceOkFunc.Run = reduceOkRun
 	warpReduceNosyncFunc.Blocks = make([]runtime.Block, 7)
-	// b0, PTX lines 292-304; bar.sync at line 306
+	// b0, PTX lines 296-308; bar.sync at line 310
 	warpReduceNosyncFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:292",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:296",
 		PTXInstrs: 12,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  292,
-			}, {
-				Count: 1,
-				Line:  293,
-			}, {
-				Count: 1,
-				Line:  295,
-			}, {
-				Count: 1,
 				Line:  296,
 			}, {
 				Count: 1,
-				Line:  298,
+				Line:  297,
 			}, {
 				Count: 1,
 				Line:  299,
 			}, {
 				Count: 1,
 				Line:  300,
-			}, {
-				Count: 1,
-				Line:  301,
 			}, {
 				Count: 1,
 				Line:  302,
@@ -4301,7 +4697,19 @@ func init() {
 				Line:  304,
 			}, {
 				Count: 1,
+				Line:  305,
+			}, {
+				Count: 1,
 				Line:  306,
+			}, {
+				Count: 1,
+				Line:  307,
+			}, {
+				Count: 1,
+				Line:  308,
+			}, {
+				Count: 1,
+				Line:  310,
 			}},
 		},
 		Term: runtime.Term{
@@ -4311,107 +4719,98 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:306",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:310",
 			Reconv: -1,
 			Succ:   1,
 		},
 	}
-	// b0, PTX lines 308-308; divergent, reconverges at block 2 (b1 ($L__BB2_2))
+	// b0, PTX lines 312-312; divergent, reconverges at block 2 (b1 ($L__BB2_2))
 	warpReduceNosyncFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:308",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  308,
-			}, {
-				Count: 1,
-				Line:  309,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    4,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:309",
-			Pred:   0,
-			Reconv: 2,
-			Succ:   2,
-		},
-	}
-	// b1 ($L__BB2_2), PTX lines 344-344; divergent, reconverges at block 3 (b2 ($L__BB2_4))
-	warpReduceNosyncFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			warpReduceNosyncRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:344",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  344,
-			}, {
-				Count: 1,
-				Line:  345,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    5,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:345",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB2_4), PTX line 354; ret
-	warpReduceNosyncFunc.Blocks[3] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:356",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  356,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:356",
-			Reconv:  -1,
-			Succ:    6,
-			Uniform: true,
-		},
-	}
-	// b3, PTX lines 312-340
-	warpReduceNosyncFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			warpReduceNosyncRun(w, 4, m, -1, 0)
-		}},
 		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:312",
-		PTXInstrs: 24,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  312,
 			}, {
 				Count: 1,
 				Line:  313,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:313",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB2_2), PTX lines 348-348; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+	warpReduceNosyncFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceNosyncRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:348",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  348,
 			}, {
 				Count: 1,
-				Line:  314,
-			}, {
+				Line:  349,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    5,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:349",
+			Pred:   1,
+			Reconv: 3,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB2_4), PTX line 358; ret
+	warpReduceNosyncFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:360",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  315,
+				Line:  360,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:360",
+			Reconv:  -1,
+			Succ:    6,
+			Uniform: true,
+		},
+	}
+	// b3, PTX lines 316-344
+	warpReduceNosyncFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceNosyncRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:316",
+		PTXInstrs: 24,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  316,
 			}, {
 				Count: 1,
 				Line:  317,
@@ -4423,7 +4822,7 @@ func init() {
 				Line:  319,
 			}, {
 				Count: 1,
-				Line:  320,
+				Line:  321,
 			}, {
 				Count: 1,
 				Line:  322,
@@ -4435,7 +4834,7 @@ func init() {
 				Line:  324,
 			}, {
 				Count: 1,
-				Line:  325,
+				Line:  326,
 			}, {
 				Count: 1,
 				Line:  327,
@@ -4447,7 +4846,7 @@ func init() {
 				Line:  329,
 			}, {
 				Count: 1,
-				Line:  330,
+				Line:  331,
 			}, {
 				Count: 1,
 				Line:  332,
@@ -4459,7 +4858,7 @@ func init() {
 				Line:  334,
 			}, {
 				Count: 1,
-				Line:  335,
+				Line:  336,
 			}, {
 				Count: 1,
 				Line:  337,
@@ -4471,40 +4870,49 @@ func init() {
 				Line:  339,
 			}, {
 				Count: 1,
-				Line:  340,
+				Line:  341,
+			}, {
+				Count: 1,
+				Line:  342,
+			}, {
+				Count: 1,
+				Line:  343,
+			}, {
+				Count: 1,
+				Line:  344,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:342",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:346",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b4, PTX lines 348-352
+	// b4, PTX lines 352-356
 	warpReduceNosyncFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceNosyncRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:348",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:352",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  348,
-			}, {
-				Count: 1,
-				Line:  350,
-			}, {
-				Count: 1,
 				Line:  352,
+			}, {
+				Count: 1,
+				Line:  354,
+			}, {
+				Count: 1,
+				Line:  356,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:354",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:358",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
@@ -4517,39 +4925,27 @@ func init() {
 	}}
 	warpReduceNosyncFunc.Run = warpReduceNosyncRun
 	warpReduceSyncFunc.Blocks = make([]runtime.Block, 18)
-	// b0, PTX lines 372-384; bar.sync at line 386
+	// b0, PTX lines 376-388; bar.sync at line 390
 	warpReduceSyncFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:372",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:376",
 		PTXInstrs: 12,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  372,
-			}, {
-				Count: 1,
-				Line:  373,
-			}, {
-				Count: 1,
-				Line:  375,
-			}, {
-				Count: 1,
 				Line:  376,
 			}, {
 				Count: 1,
-				Line:  378,
+				Line:  377,
 			}, {
 				Count: 1,
 				Line:  379,
 			}, {
 				Count: 1,
 				Line:  380,
-			}, {
-				Count: 1,
-				Line:  381,
 			}, {
 				Count: 1,
 				Line:  382,
@@ -4561,7 +4957,19 @@ func init() {
 				Line:  384,
 			}, {
 				Count: 1,
+				Line:  385,
+			}, {
+				Count: 1,
 				Line:  386,
+			}, {
+				Count: 1,
+				Line:  387,
+			}, {
+				Count: 1,
+				Line:  388,
+			}, {
+				Count: 1,
+				Line:  390,
 			}},
 		},
 		Term: runtime.Term{
@@ -4571,109 +4979,109 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:386",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:390",
 			Reconv: -1,
 			Succ:   1,
 		},
 	}
-	// b0, PTX lines 388-388; divergent, reconverges at block 2 (b1 ($L__BB3_2))
+	// b0, PTX lines 392-392; divergent, reconverges at block 2 (b1 ($L__BB3_2))
 	warpReduceSyncFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:388",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  388,
-			}, {
-				Count: 1,
-				Line:  389,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    4,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:389",
-			Pred:   0,
-			Reconv: 2,
-			Succ:   2,
-		},
-	}
-	// b1 ($L__BB3_2), PTX lines 458-458; divergent, reconverges at block 3 (b2 ($L__BB3_4))
-	warpReduceSyncFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			warpReduceSyncRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:458",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  458,
-			}, {
-				Count: 1,
-				Line:  459,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    16,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:459",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB3_4), PTX line 468; ret
-	warpReduceSyncFunc.Blocks[3] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:470",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  470,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:470",
-			Reconv:  -1,
-			Succ:    17,
-			Uniform: true,
-		},
-	}
-	// b3, PTX lines 392-394; the lanes wait here for those bar.warp.sync at line 397 names
-	warpReduceSyncFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			warpReduceSyncRun(w, 4, m, -1, 0)
-		}},
 		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:392",
-		PTXInstrs: 3,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  392,
 			}, {
 				Count: 1,
 				Line:  393,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    4,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:393",
+			Pred:   0,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB3_2), PTX lines 462-462; divergent, reconverges at block 3 (b2 ($L__BB3_4))
+	warpReduceSyncFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSyncRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:462",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  462,
 			}, {
 				Count: 1,
-				Line:  394,
+				Line:  463,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    16,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:463",
+			Pred:   1,
+			Reconv: 3,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB3_4), PTX line 472; ret
+	warpReduceSyncFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:474",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  474,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:474",
+			Reconv:  -1,
+			Succ:    17,
+			Uniform: true,
+		},
+	}
+	// b3, PTX lines 396-398; the lanes wait here for those bar.warp.sync at line 401 names
+	warpReduceSyncFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			warpReduceSyncRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:396",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  396,
+			}, {
+				Count: 1,
+				Line:  397,
+			}, {
+				Count: 1,
+				Line:  398,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:397",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:401",
 			Reconv: -1,
 			Succ:   5,
 			WarpSync: &runtime.WarpSync{
@@ -4683,26 +5091,26 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 397-399; the lanes wait here for those bar.warp.sync at line 402 names
+	// b3, PTX lines 401-403; the lanes wait here for those bar.warp.sync at line 406 names
 	warpReduceSyncFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:397",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:401",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  397,
+				Line:  401,
 			}, {
 				Count: 1,
-				Line:  399,
+				Line:  403,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:402",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:406",
 			Reconv: -1,
 			Succ:   6,
 			WarpSync: &runtime.WarpSync{
@@ -4712,29 +5120,29 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 402-405; the lanes wait here for those bar.warp.sync at line 408 names
+	// b3, PTX lines 406-409; the lanes wait here for those bar.warp.sync at line 412 names
 	warpReduceSyncFunc.Blocks[6] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 6, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:402",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:406",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  402,
+				Line:  406,
 			}, {
 				Count: 1,
-				Line:  404,
+				Line:  408,
 			}, {
 				Count: 1,
-				Line:  405,
+				Line:  409,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:408",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:412",
 			Reconv: -1,
 			Succ:   7,
 			WarpSync: &runtime.WarpSync{
@@ -4744,26 +5152,26 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 408-410; the lanes wait here for those bar.warp.sync at line 413 names
+	// b3, PTX lines 412-414; the lanes wait here for those bar.warp.sync at line 417 names
 	warpReduceSyncFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:408",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:412",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  408,
+				Line:  412,
 			}, {
 				Count: 1,
-				Line:  410,
+				Line:  414,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:413",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:417",
 			Reconv: -1,
 			Succ:   8,
 			WarpSync: &runtime.WarpSync{
@@ -4773,29 +5181,29 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 413-416; the lanes wait here for those bar.warp.sync at line 419 names
+	// b3, PTX lines 417-420; the lanes wait here for those bar.warp.sync at line 423 names
 	warpReduceSyncFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:413",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:417",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  413,
+				Line:  417,
 			}, {
 				Count: 1,
-				Line:  415,
+				Line:  419,
 			}, {
 				Count: 1,
-				Line:  416,
+				Line:  420,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:419",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:423",
 			Reconv: -1,
 			Succ:   9,
 			WarpSync: &runtime.WarpSync{
@@ -4805,26 +5213,26 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 419-421; the lanes wait here for those bar.warp.sync at line 424 names
+	// b3, PTX lines 423-425; the lanes wait here for those bar.warp.sync at line 428 names
 	warpReduceSyncFunc.Blocks[9] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 9, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:419",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:423",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  419,
+				Line:  423,
 			}, {
 				Count: 1,
-				Line:  421,
+				Line:  425,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:424",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:428",
 			Reconv: -1,
 			Succ:   10,
 			WarpSync: &runtime.WarpSync{
@@ -4834,29 +5242,29 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 424-427; the lanes wait here for those bar.warp.sync at line 430 names
+	// b3, PTX lines 428-431; the lanes wait here for those bar.warp.sync at line 434 names
 	warpReduceSyncFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:424",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:428",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  424,
+				Line:  428,
 			}, {
 				Count: 1,
-				Line:  426,
+				Line:  430,
 			}, {
 				Count: 1,
-				Line:  427,
+				Line:  431,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:430",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:434",
 			Reconv: -1,
 			Succ:   11,
 			WarpSync: &runtime.WarpSync{
@@ -4866,26 +5274,26 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 430-432; the lanes wait here for those bar.warp.sync at line 435 names
+	// b3, PTX lines 434-436; the lanes wait here for those bar.warp.sync at line 439 names
 	warpReduceSyncFunc.Blocks[11] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 11, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:430",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:434",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  430,
+				Line:  434,
 			}, {
 				Count: 1,
-				Line:  432,
+				Line:  436,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:435",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:439",
 			Reconv: -1,
 			Succ:   12,
 			WarpSync: &runtime.WarpSync{
@@ -4895,29 +5303,29 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 435-438; the lanes wait here for those bar.warp.sync at line 441 names
+	// b3, PTX lines 439-442; the lanes wait here for those bar.warp.sync at line 445 names
 	warpReduceSyncFunc.Blocks[12] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 12, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:435",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:439",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  435,
+				Line:  439,
 			}, {
 				Count: 1,
-				Line:  437,
+				Line:  441,
 			}, {
 				Count: 1,
-				Line:  438,
+				Line:  442,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:441",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:445",
 			Reconv: -1,
 			Succ:   13,
 			WarpSync: &runtime.WarpSync{
@@ -4927,26 +5335,26 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 441-443; the lanes wait here for those bar.warp.sync at line 446 names
+	// b3, PTX lines 445-447; the lanes wait here for those bar.warp.sync at line 450 names
 	warpReduceSyncFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:441",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:445",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  441,
+				Line:  445,
 			}, {
 				Count: 1,
-				Line:  443,
+				Line:  447,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:446",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:450",
 			Reconv: -1,
 			Succ:   14,
 			WarpSync: &runtime.WarpSync{
@@ -4956,29 +5364,29 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 446-449; the lanes wait here for those bar.warp.sync at line 452 names
+	// b3, PTX lines 450-453; the lanes wait here for those bar.warp.sync at line 456 names
 	warpReduceSyncFunc.Blocks[14] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 14, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:446",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:450",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  446,
+				Line:  450,
 			}, {
 				Count: 1,
-				Line:  448,
+				Line:  452,
 			}, {
 				Count: 1,
-				Line:  449,
+				Line:  453,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:452",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:456",
 			Reconv: -1,
 			Succ:   15,
 			WarpSync: &runtime.WarpSync{
@@ -4988,54 +5396,54 @@ func init() {
 			},
 		},
 	}
-	// b3, PTX lines 452-454
+	// b3, PTX lines 456-458
 	warpReduceSyncFunc.Blocks[15] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 15, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:452",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:456",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  452,
+				Line:  456,
 			}, {
 				Count: 1,
-				Line:  454,
+				Line:  458,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:456",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:460",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
 		},
 	}
-	// b4, PTX lines 462-466
+	// b4, PTX lines 466-470
 	warpReduceSyncFunc.Blocks[16] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			warpReduceSyncRun(w, 16, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:462",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:466",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  462,
-			}, {
-				Count: 1,
-				Line:  464,
-			}, {
-				Count: 1,
 				Line:  466,
+			}, {
+				Count: 1,
+				Line:  468,
+			}, {
+				Count: 1,
+				Line:  470,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:468",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:472",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
@@ -5048,12 +5456,12 @@ func init() {
 	}}
 	warpReduceSyncFunc.Run = warpReduceSyncRun
 	histogramPlainFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX lines 487-496; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+	// b0, PTX lines 491-500; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 	histogramPlainFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:487",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:491",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5061,22 +5469,13 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  487,
-			}, {
-				Count: 1,
-				Line:  488,
-			}, {
-				Count: 1,
-				Line:  489,
-			}, {
-				Count: 1,
 				Line:  491,
 			}, {
 				Count: 1,
 				Line:  492,
 			}, {
 				Count: 1,
-				Line:  494,
+				Line:  493,
 			}, {
 				Count: 1,
 				Line:  495,
@@ -5086,26 +5485,35 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  498,
+			}, {
+				Count: 1,
+				Line:  499,
+			}, {
+				Count: 1,
+				Line:  500,
+			}, {
+				Count: 1,
+				Line:  502,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:498",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:502",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB4_2), PTX line 504; bar.sync at line 506
+	// b1 ($L__BB4_2), PTX line 508; bar.sync at line 510
 	histogramPlainFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:506",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:510",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  506,
+				Line:  510,
 			}},
 		},
 		Term: runtime.Term{
@@ -5115,17 +5523,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:506",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:510",
 			Reconv: -1,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB4_2), PTX lines 508-508; divergent, reconverges at block 4 (b3 ($L__BB4_5))
+	// b1 ($L__BB4_2), PTX lines 512-512; divergent, reconverges at block 4 (b3 ($L__BB4_5))
 	histogramPlainFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:508",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:512",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5133,45 +5541,33 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  508,
+				Line:  512,
 			}, {
 				Count: 1,
-				Line:  509,
+				Line:  513,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:509",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:513",
 			Pred:   1,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b2 ($L__BB4_4), PTX lines 519-531; divergent, reconverges at block 9 (b7)
+	// b2 ($L__BB4_4), PTX lines 523-535; divergent, reconverges at block 9 (b7)
 	histogramPlainFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:519",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:523",
 		PTXInstrs: 12,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  519,
-			}, {
-				Count: 1,
-				Line:  520,
-			}, {
-				Count: 1,
-				Line:  521,
-			}, {
-				Count: 1,
-				Line:  522,
-			}, {
 				Count: 1,
 				Line:  523,
 			}, {
@@ -5188,33 +5584,45 @@ func init() {
 				Line:  527,
 			}, {
 				Count: 1,
+				Line:  528,
+			}, {
+				Count: 1,
 				Line:  529,
+			}, {
+				Count: 1,
+				Line:  530,
 			}, {
 				Count: 1,
 				Line:  531,
 			}, {
 				Count: 1,
-				Line:  532,
+				Line:  533,
+			}, {
+				Count: 1,
+				Line:  535,
+			}, {
+				Count: 1,
+				Line:  536,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:532",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:536",
 			Pred:   2,
 			Reconv: 9,
 			Succ:   3,
 		},
 	}
-	// b3 ($L__BB4_5), PTX line 534; bar.sync at line 536
+	// b3 ($L__BB4_5), PTX line 538; bar.sync at line 540
 	histogramPlainFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:536",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:540",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  536,
+				Line:  540,
 			}},
 		},
 		Term: runtime.Term{
@@ -5224,14 +5632,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:536",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:540",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b3 ($L__BB4_5), PTX line 534; divergent, reconverges at block 6 (b4 ($L__BB4_7))
+	// b3 ($L__BB4_5), PTX line 538; divergent, reconverges at block 6 (b4 ($L__BB4_7))
 	histogramPlainFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:538",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:542",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5239,131 +5647,131 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  538,
+				Line:  542,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:538",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:542",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b4 ($L__BB4_7), PTX line 550; ret
+	// b4 ($L__BB4_7), PTX line 554; ret
 	histogramPlainFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:552",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:556",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  552,
+				Line:  556,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:552",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:556",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b5, PTX lines 501-502
+	// b5, PTX lines 505-506
 	histogramPlainFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:501",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:505",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  501,
+				Line:  505,
 			}, {
 				Count: 1,
-				Line:  502,
+				Line:  506,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:504",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:508",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b6, PTX lines 512-515
+	// b6, PTX lines 516-519
 	histogramPlainFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:512",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:516",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  512,
+				Line:  516,
 			}, {
 				Count: 1,
-				Line:  514,
+				Line:  518,
 			}, {
 				Count: 1,
-				Line:  515,
+				Line:  519,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:517",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:521",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b7, PTX line 532
+	// b7, PTX line 536
 	histogramPlainFunc.Blocks[9] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.nvcc.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:534",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:538",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b8, PTX lines 541-548
+	// b8, PTX lines 545-552
 	histogramPlainFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramPlainRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:541",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:545",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Atomics: 1,
 			File:    "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  541,
-			}, {
-				Count: 1,
-				Line:  543,
-			}, {
-				Count: 1,
-				Line:  544,
-			}, {
-				Count: 1,
 				Line:  545,
 			}, {
 				Count: 1,
+				Line:  547,
+			}, {
+				Count: 1,
 				Line:  548,
+			}, {
+				Count: 1,
+				Line:  549,
+			}, {
+				Count: 1,
+				Line:  552,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:550",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:554",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
@@ -5376,12 +5784,12 @@ func init() {
 	}}
 	histogramPlainFunc.Run = histogramPlainRun
 	histogramAtomicFunc.Blocks = make([]runtime.Block, 12)
-	// b0, PTX lines 569-578; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+	// b0, PTX lines 573-582; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 	histogramAtomicFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:569",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:573",
 		PTXInstrs: 9,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5389,22 +5797,13 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  569,
-			}, {
-				Count: 1,
-				Line:  570,
-			}, {
-				Count: 1,
-				Line:  571,
-			}, {
-				Count: 1,
 				Line:  573,
 			}, {
 				Count: 1,
 				Line:  574,
 			}, {
 				Count: 1,
-				Line:  576,
+				Line:  575,
 			}, {
 				Count: 1,
 				Line:  577,
@@ -5414,26 +5813,35 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  580,
+			}, {
+				Count: 1,
+				Line:  581,
+			}, {
+				Count: 1,
+				Line:  582,
+			}, {
+				Count: 1,
+				Line:  584,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    7,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:580",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:584",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB5_2), PTX line 586; bar.sync at line 588
+	// b1 ($L__BB5_2), PTX line 590; bar.sync at line 592
 	histogramAtomicFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:588",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:592",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  588,
+				Line:  592,
 			}},
 		},
 		Term: runtime.Term{
@@ -5443,17 +5851,17 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:588",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:592",
 			Reconv: -1,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB5_2), PTX lines 590-590; divergent, reconverges at block 4 (b3 ($L__BB5_5))
+	// b1 ($L__BB5_2), PTX lines 594-594; divergent, reconverges at block 4 (b3 ($L__BB5_5))
 	histogramAtomicFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:590",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:594",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5461,27 +5869,27 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  590,
+				Line:  594,
 			}, {
 				Count: 1,
-				Line:  591,
+				Line:  595,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:591",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:595",
 			Pred:   1,
 			Reconv: 4,
 			Succ:   4,
 		},
 	}
-	// b2 ($L__BB5_4), PTX lines 601-613; divergent, reconverges at block 9 (b7)
+	// b2 ($L__BB5_4), PTX lines 605-617; divergent, reconverges at block 9 (b7)
 	histogramAtomicFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:601",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:605",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			Atomics:    1,
@@ -5490,54 +5898,54 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  601,
-			}, {
-				Count: 1,
-				Line:  602,
-			}, {
-				Count: 1,
-				Line:  603,
-			}, {
-				Count: 1,
-				Line:  604,
-			}, {
-				Count: 1,
 				Line:  605,
 			}, {
 				Count: 1,
 				Line:  606,
 			}, {
 				Count: 1,
+				Line:  607,
+			}, {
+				Count: 1,
+				Line:  608,
+			}, {
+				Count: 1,
 				Line:  609,
 			}, {
 				Count: 1,
-				Line:  611,
+				Line:  610,
 			}, {
 				Count: 1,
 				Line:  613,
 			}, {
 				Count: 1,
-				Line:  614,
+				Line:  615,
+			}, {
+				Count: 1,
+				Line:  617,
+			}, {
+				Count: 1,
+				Line:  618,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:614",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:618",
 			Pred:   2,
 			Reconv: 9,
 			Succ:   3,
 		},
 	}
-	// b3 ($L__BB5_5), PTX line 616; bar.sync at line 618
+	// b3 ($L__BB5_5), PTX line 620; bar.sync at line 622
 	histogramAtomicFunc.Blocks[4] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:618",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:622",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  618,
+				Line:  622,
 			}},
 		},
 		Term: runtime.Term{
@@ -5547,14 +5955,14 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:618",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:622",
 			Reconv: -1,
 			Succ:   5,
 		},
 	}
-	// b3 ($L__BB5_5), PTX line 616; divergent, reconverges at block 6 (b4 ($L__BB5_7))
+	// b3 ($L__BB5_5), PTX line 620; divergent, reconverges at block 6 (b4 ($L__BB5_7))
 	histogramAtomicFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:620",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:624",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5562,131 +5970,131 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  620,
+				Line:  624,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    10,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:620",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:624",
 			Pred:   0,
 			Reconv: 6,
 			Succ:   6,
 		},
 	}
-	// b4 ($L__BB5_7), PTX line 632; ret
+	// b4 ($L__BB5_7), PTX line 636; ret
 	histogramAtomicFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:634",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:638",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  634,
+				Line:  638,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:634",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:638",
 			Reconv:  -1,
 			Succ:    11,
 			Uniform: true,
 		},
 	}
-	// b5, PTX lines 583-584
+	// b5, PTX lines 587-588
 	histogramAtomicFunc.Blocks[7] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 7, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:583",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:587",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  583,
+				Line:  587,
 			}, {
 				Count: 1,
-				Line:  584,
+				Line:  588,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:586",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:590",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
 		},
 	}
-	// b6, PTX lines 594-597
+	// b6, PTX lines 598-601
 	histogramAtomicFunc.Blocks[8] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 8, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:594",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:598",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  594,
+				Line:  598,
 			}, {
 				Count: 1,
-				Line:  596,
+				Line:  600,
 			}, {
 				Count: 1,
-				Line:  597,
+				Line:  601,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:599",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:603",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b7, PTX line 614
+	// b7, PTX line 618
 	histogramAtomicFunc.Blocks[9] = runtime.Block{
 		Profile: &runtime.BlockProfile{File: "testdata/sanitizer/bugs.nvcc.ptx"},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:616",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:620",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b8, PTX lines 623-630
+	// b8, PTX lines 627-634
 	histogramAtomicFunc.Blocks[10] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			histogramAtomicRun(w, 10, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:623",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:627",
 		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			Atomics: 1,
 			File:    "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  623,
-			}, {
-				Count: 1,
-				Line:  625,
-			}, {
-				Count: 1,
-				Line:  626,
-			}, {
-				Count: 1,
 				Line:  627,
 			}, {
 				Count: 1,
+				Line:  629,
+			}, {
+				Count: 1,
 				Line:  630,
+			}, {
+				Count: 1,
+				Line:  631,
+			}, {
+				Count: 1,
+				Line:  634,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:632",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:636",
 			Reconv:  -1,
 			Succ:    6,
 			Uniform: true,
@@ -5699,27 +6107,18 @@ func init() {
 	}}
 	histogramAtomicFunc.Run = histogramAtomicRun
 	stencilEarlyFunc.Blocks = make([]runtime.Block, 15)
-	// b0, PTX lines 652-667; divergent, reconverges at block 1 (b1 ($L__BB6_2))
+	// b0, PTX lines 656-671; divergent, reconverges at block 1 (b1 ($L__BB6_2))
 	stencilEarlyFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:652",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:656",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  652,
-			}, {
-				Count: 1,
-				Line:  653,
-			}, {
-				Count: 1,
-				Line:  654,
-			}, {
 				Count: 1,
 				Line:  656,
 			}, {
@@ -5730,10 +6129,13 @@ func init() {
 				Line:  658,
 			}, {
 				Count: 1,
-				Line:  659,
+				Line:  660,
 			}, {
 				Count: 1,
 				Line:  661,
+			}, {
+				Count: 1,
+				Line:  662,
 			}, {
 				Count: 1,
 				Line:  663,
@@ -5742,30 +6144,36 @@ func init() {
 				Line:  665,
 			}, {
 				Count: 1,
-				Line:  666,
-			}, {
-				Count: 1,
 				Line:  667,
 			}, {
 				Count: 1,
-				Line:  668,
+				Line:  669,
+			}, {
+				Count: 1,
+				Line:  670,
+			}, {
+				Count: 1,
+				Line:  671,
+			}, {
+				Count: 1,
+				Line:  672,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:668",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:672",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB6_2), PTX lines 673-678; divergent, reconverges at block 3 (b3 ($L__BB6_6))
+	// b1 ($L__BB6_2), PTX lines 677-682; divergent, reconverges at block 3 (b3 ($L__BB6_6))
 	stencilEarlyFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:673",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:677",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -5773,260 +6181,62 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  673,
-			}, {
-				Count: 1,
-				Line:  674,
-			}, {
-				Count: 1,
-				Line:  675,
-			}, {
-				Count: 1,
-				Line:  676,
+				Line:  677,
 			}, {
 				Count: 1,
 				Line:  678,
 			}, {
 				Count: 1,
 				Line:  679,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    9,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:679",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB6_5), PTX lines 689-689
-	stencilEarlyFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:689",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  689,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:691",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// b3 ($L__BB6_6), PTX lines 693-693; divergent, reconverges at block 5 (b5 ($L__BB6_10))
-	stencilEarlyFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:693",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  693,
 			}, {
 				Count: 1,
-				Line:  694,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    11,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:694",
-			Pred:   3,
-			Reconv: 5,
-			Succ:   5,
-		},
-	}
-	// b4 ($L__BB6_9), PTX lines 705-705
-	stencilEarlyFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 4, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:705",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  705,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:707",
-			Reconv:  -1,
-			Succ:    5,
-			Uniform: true,
-		},
-	}
-	// b5 ($L__BB6_10), PTX lines 709-711; bar.sync at line 713
-	stencilEarlyFunc.Blocks[5] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 5, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:709",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  709,
+				Line:  680,
 			}, {
-				Count: 1,
-				Line:  711,
-			}, {
-				Count: 1,
-				Line:  713,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:713",
-			Reconv: -1,
-			Succ:   6,
-		},
-	}
-	// b5 ($L__BB6_10), PTX line 707; divergent, reconverges at block 7 (b6 ($L__BB6_12))
-	stencilEarlyFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:715",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  715,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    13,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:715",
-			Pred:   0,
-			Reconv: 7,
-			Succ:   7,
-		},
-	}
-	// b6 ($L__BB6_12), PTX line 727; ret
-	stencilEarlyFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:729",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  729,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:729",
-			Reconv:  -1,
-			Succ:    14,
-			Uniform: true,
-		},
-	}
-	// b7, PTX lines 670-670
-	stencilEarlyFunc.Blocks[8] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 8, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:670",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  670,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:672",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
-		},
-	}
-	// b8, PTX lines 682-683; divergent, reconverges at block 2 (b2 ($L__BB6_5))
-	stencilEarlyFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:682",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
 				Count: 1,
 				Line:  682,
 			}, {
 				Count: 1,
 				Line:  683,
-			}, {
-				Count: 1,
-				Line:  684,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    10,
+			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:684",
-			Pred:   2,
-			Reconv: 2,
-			Succ:   2,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:683",
+			Pred:   1,
+			Reconv: 3,
+			Succ:   3,
 		},
 	}
-	// b9, PTX lines 686-686
-	stencilEarlyFunc.Blocks[10] = runtime.Block{
+	// b2 ($L__BB6_5), PTX lines 693-693
+	stencilEarlyFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 10, m, -1, 0)
+			stencilEarlyRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:686",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:693",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  686,
+				Line:  693,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:688",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:695",
 			Reconv:  -1,
-			Succ:    2,
+			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b10, PTX lines 697-699; divergent, reconverges at block 4 (b4 ($L__BB6_9))
-	stencilEarlyFunc.Blocks[11] = runtime.Block{
+	// b3 ($L__BB6_6), PTX lines 697-697; divergent, reconverges at block 5 (b5 ($L__BB6_10))
+	stencilEarlyFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 11, m, -1, 0)
+			stencilEarlyRun(w, 3, m, -1, 0)
 		}},
 		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:697",
-		PTXInstrs: 4,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
@@ -6037,77 +6247,275 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  698,
-			}, {
-				Count: 1,
-				Line:  699,
-			}, {
-				Count: 1,
-				Line:  700,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    12,
+			Alt:    11,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:700",
-			Pred:   4,
-			Reconv: 4,
-			Succ:   4,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:698",
+			Pred:   3,
+			Reconv: 5,
+			Succ:   5,
 		},
 	}
-	// b11, PTX lines 702-702
-	stencilEarlyFunc.Blocks[12] = runtime.Block{
+	// b4 ($L__BB6_9), PTX lines 709-709
+	stencilEarlyFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilEarlyRun(w, 12, m, -1, 0)
+			stencilEarlyRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:702",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:709",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  702,
+				Line:  709,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:704",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:711",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__BB6_10), PTX lines 713-715; bar.sync at line 717
+	stencilEarlyFunc.Blocks[5] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 5, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:713",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  713,
+			}, {
+				Count: 1,
+				Line:  715,
+			}, {
+				Count: 1,
+				Line:  717,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:717",
+			Reconv: -1,
+			Succ:   6,
+		},
+	}
+	// b5 ($L__BB6_10), PTX line 711; divergent, reconverges at block 7 (b6 ($L__BB6_12))
+	stencilEarlyFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:719",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  719,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    13,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:719",
+			Pred:   0,
+			Reconv: 7,
+			Succ:   7,
+		},
+	}
+	// b6 ($L__BB6_12), PTX line 731; ret
+	stencilEarlyFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:733",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  733,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:733",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b7, PTX lines 674-674
+	stencilEarlyFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:674",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  674,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:676",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 686-687; divergent, reconverges at block 2 (b2 ($L__BB6_5))
+	stencilEarlyFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:686",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  686,
+			}, {
+				Count: 1,
+				Line:  687,
+			}, {
+				Count: 1,
+				Line:  688,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    10,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:688",
+			Pred:   2,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b9, PTX lines 690-690
+	stencilEarlyFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:690",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  690,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:692",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b10, PTX lines 701-703; divergent, reconverges at block 4 (b4 ($L__BB6_9))
+	stencilEarlyFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:701",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  701,
+			}, {
+				Count: 1,
+				Line:  702,
+			}, {
+				Count: 1,
+				Line:  703,
+			}, {
+				Count: 1,
+				Line:  704,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    12,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:704",
+			Pred:   4,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b11, PTX lines 706-706
+	stencilEarlyFunc.Blocks[12] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilEarlyRun(w, 12, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:706",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  706,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:708",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 718-725
+	// b12, PTX lines 722-729
 	stencilEarlyFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilEarlyRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:718",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:722",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  718,
-			}, {
-				Count: 1,
-				Line:  719,
-			}, {
-				Count: 1,
-				Line:  720,
-			}, {
-				Count: 1,
 				Line:  722,
+			}, {
+				Count: 1,
+				Line:  723,
 			}, {
 				Count: 1,
 				Line:  724,
 			}, {
 				Count: 1,
-				Line:  725,
+				Line:  726,
+			}, {
+				Count: 1,
+				Line:  728,
+			}, {
+				Count: 1,
+				Line:  729,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:727",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:731",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
@@ -6120,27 +6528,18 @@ func init() {
 	}}
 	stencilEarlyFunc.Run = stencilEarlyRun
 	stencilOkFunc.Blocks = make([]runtime.Block, 15)
-	// b0, PTX lines 747-762; divergent, reconverges at block 1 (b1 ($L__BB7_2))
+	// b0, PTX lines 751-766; divergent, reconverges at block 1 (b1 ($L__BB7_2))
 	stencilOkFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:747",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:751",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  747,
-			}, {
-				Count: 1,
-				Line:  748,
-			}, {
-				Count: 1,
-				Line:  749,
-			}, {
 				Count: 1,
 				Line:  751,
 			}, {
@@ -6151,10 +6550,13 @@ func init() {
 				Line:  753,
 			}, {
 				Count: 1,
-				Line:  754,
+				Line:  755,
 			}, {
 				Count: 1,
 				Line:  756,
+			}, {
+				Count: 1,
+				Line:  757,
 			}, {
 				Count: 1,
 				Line:  758,
@@ -6163,30 +6565,36 @@ func init() {
 				Line:  760,
 			}, {
 				Count: 1,
-				Line:  761,
-			}, {
-				Count: 1,
 				Line:  762,
 			}, {
 				Count: 1,
-				Line:  763,
+				Line:  764,
+			}, {
+				Count: 1,
+				Line:  765,
+			}, {
+				Count: 1,
+				Line:  766,
+			}, {
+				Count: 1,
+				Line:  767,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    8,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:763",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:767",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB7_2), PTX lines 768-773; divergent, reconverges at block 3 (b3 ($L__BB7_6))
+	// b1 ($L__BB7_2), PTX lines 772-777; divergent, reconverges at block 3 (b3 ($L__BB7_6))
 	stencilOkFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:768",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:772",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6194,251 +6602,62 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  768,
-			}, {
-				Count: 1,
-				Line:  769,
-			}, {
-				Count: 1,
-				Line:  770,
-			}, {
-				Count: 1,
-				Line:  771,
+				Line:  772,
 			}, {
 				Count: 1,
 				Line:  773,
 			}, {
 				Count: 1,
 				Line:  774,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    9,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:774",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB7_5), PTX lines 784-784
-	stencilOkFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:784",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  784,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:786",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// b3 ($L__BB7_6), PTX lines 788-788; divergent, reconverges at block 5 (b5 ($L__BB7_10))
-	stencilOkFunc.Blocks[3] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 3, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:788",
-		PTXInstrs: 2,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  788,
 			}, {
 				Count: 1,
-				Line:  789,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    11,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:789",
-			Pred:   3,
-			Reconv: 5,
-			Succ:   5,
-		},
-	}
-	// b4 ($L__BB7_9), PTX lines 800-800
-	stencilOkFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 4, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:800",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  800,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:802",
-			Reconv:  -1,
-			Succ:    5,
-			Uniform: true,
-		},
-	}
-	// b5 ($L__BB7_10), PTX line 802; bar.sync at line 804
-	stencilOkFunc.Blocks[5] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:804",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  804,
-			}},
-		},
-		Term: runtime.Term{
-			Barrier: &runtime.Barrier{
-				Count: -1,
-				Fixed: true,
-				Num:   0,
-			},
-			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:804",
-			Reconv: -1,
-			Succ:   6,
-		},
-	}
-	// b5 ($L__BB7_10), PTX line 802; divergent, reconverges at block 7 (b6 ($L__BB7_12))
-	stencilOkFunc.Blocks[6] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:806",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  806,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    13,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:806",
-			Pred:   0,
-			Reconv: 7,
-			Succ:   7,
-		},
-	}
-	// b6 ($L__BB7_12), PTX line 824; ret
-	stencilOkFunc.Blocks[7] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:826",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  826,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:826",
-			Reconv:  -1,
-			Succ:    14,
-			Uniform: true,
-		},
-	}
-	// b7, PTX lines 765-765
-	stencilOkFunc.Blocks[8] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 8, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:765",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  765,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:767",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
-		},
-	}
-	// b8, PTX lines 777-778; divergent, reconverges at block 2 (b2 ($L__BB7_5))
-	stencilOkFunc.Blocks[9] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 9, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:777",
-		PTXInstrs: 3,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
+				Line:  775,
+			}, {
 				Count: 1,
 				Line:  777,
 			}, {
 				Count: 1,
 				Line:  778,
-			}, {
-				Count: 1,
-				Line:  779,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    10,
+			Alt:    9,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:779",
-			Pred:   2,
-			Reconv: 2,
-			Succ:   2,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:778",
+			Pred:   1,
+			Reconv: 3,
+			Succ:   3,
 		},
 	}
-	// b9, PTX lines 781-781
-	stencilOkFunc.Blocks[10] = runtime.Block{
+	// b2 ($L__BB7_5), PTX lines 788-788
+	stencilOkFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 10, m, -1, 0)
+			stencilOkRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:781",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:788",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  781,
+				Line:  788,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:783",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:790",
 			Reconv:  -1,
-			Succ:    2,
+			Succ:    3,
 			Uniform: true,
 		},
 	}
-	// b10, PTX lines 792-794; divergent, reconverges at block 4 (b4 ($L__BB7_9))
-	stencilOkFunc.Blocks[11] = runtime.Block{
+	// b3 ($L__BB7_6), PTX lines 792-792; divergent, reconverges at block 5 (b5 ($L__BB7_10))
+	stencilOkFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 11, m, -1, 0)
+			stencilOkRun(w, 3, m, -1, 0)
 		}},
 		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:792",
-		PTXInstrs: 4,
+		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
@@ -6449,61 +6668,244 @@ func init() {
 			}, {
 				Count: 1,
 				Line:  793,
-			}, {
-				Count: 1,
-				Line:  794,
-			}, {
-				Count: 1,
-				Line:  795,
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    12,
+			Alt:    11,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:795",
-			Pred:   4,
-			Reconv: 4,
-			Succ:   4,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:793",
+			Pred:   3,
+			Reconv: 5,
+			Succ:   5,
 		},
 	}
-	// b11, PTX lines 797-797
-	stencilOkFunc.Blocks[12] = runtime.Block{
+	// b4 ($L__BB7_9), PTX lines 804-804
+	stencilOkFunc.Blocks[4] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			stencilOkRun(w, 12, m, -1, 0)
+			stencilOkRun(w, 4, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:797",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:804",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  797,
+				Line:  804,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:799",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:806",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b5 ($L__BB7_10), PTX line 806; bar.sync at line 808
+	stencilOkFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:808",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  808,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:808",
+			Reconv: -1,
+			Succ:   6,
+		},
+	}
+	// b5 ($L__BB7_10), PTX line 806; divergent, reconverges at block 7 (b6 ($L__BB7_12))
+	stencilOkFunc.Blocks[6] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:810",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  810,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    13,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:810",
+			Pred:   0,
+			Reconv: 7,
+			Succ:   7,
+		},
+	}
+	// b6 ($L__BB7_12), PTX line 828; ret
+	stencilOkFunc.Blocks[7] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:830",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  830,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:830",
+			Reconv:  -1,
+			Succ:    14,
+			Uniform: true,
+		},
+	}
+	// b7, PTX lines 769-769
+	stencilOkFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:769",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  769,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:771",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 781-782; divergent, reconverges at block 2 (b2 ($L__BB7_5))
+	stencilOkFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:781",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  781,
+			}, {
+				Count: 1,
+				Line:  782,
+			}, {
+				Count: 1,
+				Line:  783,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    10,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:783",
+			Pred:   2,
+			Reconv: 2,
+			Succ:   2,
+		},
+	}
+	// b9, PTX lines 785-785
+	stencilOkFunc.Blocks[10] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 10, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:785",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  785,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:787",
+			Reconv:  -1,
+			Succ:    2,
+			Uniform: true,
+		},
+	}
+	// b10, PTX lines 796-798; divergent, reconverges at block 4 (b4 ($L__BB7_9))
+	stencilOkFunc.Blocks[11] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 11, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:796",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  796,
+			}, {
+				Count: 1,
+				Line:  797,
+			}, {
+				Count: 1,
+				Line:  798,
+			}, {
+				Count: 1,
+				Line:  799,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    12,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:799",
+			Pred:   4,
+			Reconv: 4,
+			Succ:   4,
+		},
+	}
+	// b11, PTX lines 801-801
+	stencilOkFunc.Blocks[12] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			stencilOkRun(w, 12, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:801",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  801,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:803",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b12, PTX lines 809-822
+	// b12, PTX lines 813-826
 	stencilOkFunc.Blocks[13] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			stencilOkRun(w, 13, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:809",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:813",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  809,
-			}, {
-				Count: 1,
-				Line:  811,
-			}, {
 				Count: 1,
 				Line:  813,
 			}, {
@@ -6520,12 +6922,18 @@ func init() {
 				Line:  821,
 			}, {
 				Count: 1,
-				Line:  822,
+				Line:  823,
+			}, {
+				Count: 1,
+				Line:  825,
+			}, {
+				Count: 1,
+				Line:  826,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:824",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:828",
 			Reconv:  -1,
 			Succ:    7,
 			Uniform: true,
@@ -6538,12 +6946,12 @@ func init() {
 	}}
 	stencilOkFunc.Run = stencilOkRun
 	scaleFunc.Blocks = make([]runtime.Block, 4)
-	// b0, PTX lines 844-854; divergent, reconverges at block 1 (b1 ($L__BB8_2))
+	// b0, PTX lines 848-858; divergent, reconverges at block 1 (b1 ($L__BB8_2))
 	scaleFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			scaleRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:844",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:848",
 		PTXInstrs: 10,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6551,16 +6959,7 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  844,
-			}, {
-				Count: 1,
-				Line:  845,
-			}, {
-				Count: 1,
-				Line:  846,
-			}, {
-				Count: 1,
-				Line:  847,
+				Line:  848,
 			}, {
 				Count: 1,
 				Line:  849,
@@ -6572,81 +6971,90 @@ func init() {
 				Line:  851,
 			}, {
 				Count: 1,
-				Line:  852,
+				Line:  853,
 			}, {
 				Count: 1,
 				Line:  854,
 			}, {
 				Count: 1,
 				Line:  855,
+			}, {
+				Count: 1,
+				Line:  856,
+			}, {
+				Count: 1,
+				Line:  858,
+			}, {
+				Count: 1,
+				Line:  859,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:855",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:859",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB8_2), PTX line 870; ret
+	// b1 ($L__BB8_2), PTX line 874; ret
 	scaleFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:872",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:876",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  876,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:876",
+			Reconv:  -1,
+			Succ:    3,
+			Uniform: true,
+		},
+	}
+	// b2, PTX lines 862-872
+	scaleFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			scaleRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:862",
+		PTXInstrs: 8,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  862,
+			}, {
+				Count: 1,
+				Line:  864,
+			}, {
+				Count: 1,
+				Line:  865,
+			}, {
+				Count: 1,
+				Line:  866,
+			}, {
+				Count: 1,
+				Line:  867,
+			}, {
+				Count: 1,
+				Line:  869,
+			}, {
+				Count: 1,
+				Line:  871,
+			}, {
 				Count: 1,
 				Line:  872,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:872",
-			Reconv:  -1,
-			Succ:    3,
-			Uniform: true,
-		},
-	}
-	// b2, PTX lines 858-868
-	scaleFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			scaleRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:858",
-		PTXInstrs: 8,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  858,
-			}, {
-				Count: 1,
-				Line:  860,
-			}, {
-				Count: 1,
-				Line:  861,
-			}, {
-				Count: 1,
-				Line:  862,
-			}, {
-				Count: 1,
-				Line:  863,
-			}, {
-				Count: 1,
-				Line:  865,
-			}, {
-				Count: 1,
-				Line:  867,
-			}, {
-				Count: 1,
-				Line:  868,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:870",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:874",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -6659,33 +7067,21 @@ func init() {
 	}}
 	scaleFunc.Run = scaleRun
 	sharedUninitFunc.Blocks = make([]runtime.Block, 3)
-	// b0, PTX lines 887-899; bar.sync at line 901
+	// b0, PTX lines 891-903; bar.sync at line 905
 	sharedUninitFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:887",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:891",
 		PTXInstrs: 13,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  887,
-			}, {
-				Count: 1,
-				Line:  888,
-			}, {
-				Count: 1,
-				Line:  890,
-			}, {
-				Count: 1,
 				Line:  891,
 			}, {
 				Count: 1,
 				Line:  892,
-			}, {
-				Count: 1,
-				Line:  893,
 			}, {
 				Count: 1,
 				Line:  894,
@@ -6706,7 +7102,19 @@ func init() {
 				Line:  899,
 			}, {
 				Count: 1,
+				Line:  900,
+			}, {
+				Count: 1,
 				Line:  901,
+			}, {
+				Count: 1,
+				Line:  902,
+			}, {
+				Count: 1,
+				Line:  903,
+			}, {
+				Count: 1,
+				Line:  905,
 			}},
 		},
 		Term: runtime.Term{
@@ -6716,43 +7124,43 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:901",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:905",
 			Reconv: -1,
 			Succ:   1,
 		},
 	}
-	// b0, PTX lines 903-907; ret
+	// b0, PTX lines 907-911; ret
 	sharedUninitFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedUninitRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:903",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:907",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  903,
-			}, {
-				Count: 1,
-				Line:  904,
-			}, {
-				Count: 1,
-				Line:  905,
-			}, {
-				Count: 1,
-				Line:  906,
-			}, {
-				Count: 1,
 				Line:  907,
 			}, {
 				Count: 1,
+				Line:  908,
+			}, {
+				Count: 1,
 				Line:  909,
+			}, {
+				Count: 1,
+				Line:  910,
+			}, {
+				Count: 1,
+				Line:  911,
+			}, {
+				Count: 1,
+				Line:  913,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:909",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:913",
 			Reconv:  -1,
 			Succ:    2,
 			Uniform: true,
@@ -6765,12 +7173,12 @@ func init() {
 	}}
 	sharedUninitFunc.Run = sharedUninitRun
 	sharedInitFunc.Blocks = make([]runtime.Block, 5)
-	// b0, PTX lines 925-939; divergent, reconverges at block 1 (b1 ($L__BB10_2))
+	// b0, PTX lines 929-943; divergent, reconverges at block 1 (b1 ($L__BB10_2))
 	sharedInitFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:925",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:929",
 		PTXInstrs: 14,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -6778,22 +7186,10 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  925,
-			}, {
-				Count: 1,
-				Line:  926,
-			}, {
-				Count: 1,
-				Line:  928,
-			}, {
-				Count: 1,
 				Line:  929,
 			}, {
 				Count: 1,
 				Line:  930,
-			}, {
-				Count: 1,
-				Line:  931,
 			}, {
 				Count: 1,
 				Line:  932,
@@ -6814,30 +7210,42 @@ func init() {
 				Line:  937,
 			}, {
 				Count: 1,
+				Line:  938,
+			}, {
+				Count: 1,
 				Line:  939,
 			}, {
 				Count: 1,
 				Line:  940,
+			}, {
+				Count: 1,
+				Line:  941,
+			}, {
+				Count: 1,
+				Line:  943,
+			}, {
+				Count: 1,
+				Line:  944,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    3,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:940",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:944",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB10_2), PTX line 946; bar.sync at line 948
+	// b1 ($L__BB10_2), PTX line 950; bar.sync at line 952
 	sharedInitFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:948",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:952",
 		PTXInstrs: 1,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  948,
+				Line:  952,
 			}},
 		},
 		Term: runtime.Term{
@@ -6847,74 +7255,74 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:948",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:952",
 			Reconv: -1,
 			Succ:   2,
 		},
 	}
-	// b1 ($L__BB10_2), PTX lines 950-958; ret
+	// b1 ($L__BB10_2), PTX lines 954-962; ret
 	sharedInitFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:950",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:954",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  950,
-			}, {
-				Count: 1,
-				Line:  951,
-			}, {
-				Count: 1,
-				Line:  952,
-			}, {
-				Count: 1,
 				Line:  954,
 			}, {
 				Count: 1,
-				Line:  956,
+				Line:  955,
 			}, {
 				Count: 1,
-				Line:  957,
+				Line:  956,
 			}, {
 				Count: 1,
 				Line:  958,
 			}, {
 				Count: 1,
 				Line:  960,
+			}, {
+				Count: 1,
+				Line:  961,
+			}, {
+				Count: 1,
+				Line:  962,
+			}, {
+				Count: 1,
+				Line:  964,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:960",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:964",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b2, PTX lines 943-944
+	// b2, PTX lines 947-948
 	sharedInitFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			sharedInitRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:943",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:947",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  943,
+				Line:  947,
 			}, {
 				Count: 1,
-				Line:  944,
+				Line:  948,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:946",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:950",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -6926,78 +7334,30 @@ func init() {
 		Reconv: -1,
 	}}
 	sharedInitFunc.Run = sharedInitRun
-	syncInIfFunc.Blocks = make([]runtime.Block, 5)
-	// b0, PTX lines 975-978; divergent, reconverges at block 1 (b1 ($L__BB11_2))
+	syncInIfFunc.Blocks = make([]runtime.Block, 6)
+	// b0, PTX lines 979-986; divergent, reconverges at block 1 (b1 ($L__BB11_2))
 	syncInIfFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			syncInIfRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:975",
-		PTXInstrs: 4,
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:979",
+		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  975,
-			}, {
-				Count: 1,
-				Line:  977,
-			}, {
-				Count: 1,
-				Line:  978,
-			}, {
-				Count: 1,
 				Line:  979,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    2,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:979",
-			Pred:   0,
-			Reconv: 1,
-			Succ:   1,
-		},
-	}
-	// b1 ($L__BB11_2), PTX line 1000; ret
-	syncInIfFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1002",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1002,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1002",
-			Reconv:  -1,
-			Succ:    4,
-			Uniform: true,
-		},
-	}
-	// b2, PTX lines 981-989; bar.sync at line 991
-	syncInIfFunc.Blocks[2] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncInIfRun(w, 2, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:981",
-		PTXInstrs: 9,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
+			}, {
 				Count: 1,
 				Line:  981,
 			}, {
 				Count: 1,
-				Line:  983,
+				Line:  982,
 			}, {
 				Count: 1,
-				Line:  984,
+				Line:  983,
 			}, {
 				Count: 1,
 				Line:  985,
@@ -7006,16 +7366,27 @@ func init() {
 				Line:  986,
 			}, {
 				Count: 1,
-				Line:  987,
-			}, {
-				Count: 1,
 				Line:  988,
-			}, {
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    3,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:988",
+			Pred:   0,
+			Reconv: 1,
+			Succ:   1,
+		},
+	}
+	// b1 ($L__BB11_2), PTX line 1006; bar.sync at line 1008
+	syncInIfFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1008",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  989,
-			}, {
-				Count: 1,
-				Line:  991,
+				Line:  1008,
 			}},
 		},
 		Term: runtime.Term{
@@ -7025,21 +7396,52 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:991",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1008",
 			Reconv: -1,
-			Succ:   3,
+			Succ:   2,
 		},
 	}
-	// b2, PTX lines 993-998
+	// b1 ($L__BB11_2), PTX lines 1010-1010; ret
+	syncInIfFunc.Blocks[2] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncInIfRun(w, 2, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1010",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1010,
+			}, {
+				Count: 1,
+				Line:  1012,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1012",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b2, PTX lines 991-995; bar.sync at line 997
 	syncInIfFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			syncInIfRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:993",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:991",
 		PTXInstrs: 6,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  991,
+			}, {
+				Count: 1,
+				Line:  992,
+			}, {
 				Count: 1,
 				Line:  993,
 			}, {
@@ -7050,82 +7452,7 @@ func init() {
 				Line:  995,
 			}, {
 				Count: 1,
-				Line:  996,
-			}, {
-				Count: 1,
 				Line:  997,
-			}, {
-				Count: 1,
-				Line:  998,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1000",
-			Reconv:  -1,
-			Succ:    1,
-			Uniform: true,
-		},
-	}
-	// the virtual exit
-	syncInIfFunc.Blocks[4] = runtime.Block{Term: runtime.Term{
-		Kind:   runtime.TermNone,
-		Reconv: -1,
-	}}
-	syncInIfFunc.Run = syncInIfRun
-	syncOutsideIfFunc.Blocks = make([]runtime.Block, 7)
-	// b0, PTX lines 1017-1024; divergent, reconverges at block 1 (b1 ($L__BB12_2))
-	syncOutsideIfFunc.Blocks[0] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 0, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1017",
-		PTXInstrs: 7,
-		Profile: &runtime.BlockProfile{
-			Branch:     true,
-			Divergence: true,
-			File:       "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1017,
-			}, {
-				Count: 1,
-				Line:  1019,
-			}, {
-				Count: 1,
-				Line:  1020,
-			}, {
-				Count: 1,
-				Line:  1021,
-			}, {
-				Count: 1,
-				Line:  1023,
-			}, {
-				Count: 1,
-				Line:  1024,
-			}, {
-				Count: 1,
-				Line:  1026,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    4,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1026",
-			Pred:   0,
-			Reconv: 1,
-			Succ:   1,
-		},
-	}
-	// b1 ($L__BB12_2), PTX line 1035; bar.sync at line 1037
-	syncOutsideIfFunc.Blocks[1] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1037",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1037,
 			}},
 		},
 		Term: runtime.Term{
@@ -7135,62 +7462,70 @@ func init() {
 				Num:   0,
 			},
 			Kind:   runtime.TermBarrier,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1037",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:997",
 			Reconv: -1,
-			Succ:   2,
+			Succ:   4,
 		},
 	}
-	// b1 ($L__BB12_2), PTX line 1035; divergent, reconverges at block 3 (b2 ($L__BB12_4))
-	syncOutsideIfFunc.Blocks[2] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1039",
-		PTXInstrs: 1,
+	// b2, PTX lines 999-1004
+	syncInIfFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncInIfRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:999",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  999,
+			}, {
+				Count: 1,
+				Line:  1000,
+			}, {
+				Count: 1,
+				Line:  1001,
+			}, {
+				Count: 1,
+				Line:  1002,
+			}, {
+				Count: 1,
+				Line:  1003,
+			}, {
+				Count: 1,
+				Line:  1004,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1006",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	syncInIfFunc.Blocks[5] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	syncInIfFunc.Run = syncInIfRun
+	syncOutsideIfFunc.Blocks = make([]runtime.Block, 8)
+	// b0, PTX lines 1027-1034; divergent, reconverges at block 1 (b1 ($L__BB12_2))
+	syncOutsideIfFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1027",
+		PTXInstrs: 7,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
 			Divergence: true,
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1039,
-			}},
-		},
-		Term: runtime.Term{
-			Alt:    5,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1039",
-			Pred:   0,
-			Reconv: 3,
-			Succ:   3,
-		},
-	}
-	// b2 ($L__BB12_4), PTX line 1050; ret
-	syncOutsideIfFunc.Blocks[3] = runtime.Block{
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1052",
-		PTXInstrs: 1,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
-				Count: 1,
-				Line:  1052,
-			}},
-		},
-		Term: runtime.Term{
-			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1052",
-			Reconv:  -1,
-			Succ:    6,
-			Uniform: true,
-		},
-	}
-	// b3, PTX lines 1029-1033
-	syncOutsideIfFunc.Blocks[4] = runtime.Block{
-		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
-			syncOutsideIfRun(w, 4, m, -1, 0)
-		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1029",
-		PTXInstrs: 5,
-		Profile: &runtime.BlockProfile{
-			File: "testdata/sanitizer/bugs.nvcc.ptx",
-			Lines: []runtime.LineCount{{
+				Line:  1027,
+			}, {
 				Count: 1,
 				Line:  1029,
 			}, {
@@ -7201,73 +7536,204 @@ func init() {
 				Line:  1031,
 			}, {
 				Count: 1,
-				Line:  1032,
+				Line:  1033,
 			}, {
 				Count: 1,
-				Line:  1033,
+				Line:  1034,
+			}, {
+				Count: 1,
+				Line:  1036,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    5,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1036",
+			Pred:   0,
+			Reconv: 1,
+			Succ:   1,
+		},
+	}
+	// b1 ($L__BB12_2), PTX line 1045; bar.sync at line 1047
+	syncOutsideIfFunc.Blocks[1] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1047",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1047,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1047",
+			Reconv: -1,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB12_2), PTX line 1045; divergent, reconverges at block 3 (b2 ($L__BB12_4))
+	syncOutsideIfFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1049",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1049,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    6,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1049",
+			Pred:   0,
+			Reconv: 3,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB12_4), PTX line 1060; bar.sync at line 1062
+	syncOutsideIfFunc.Blocks[3] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1062",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1062,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1062",
+			Reconv: -1,
+			Succ:   4,
+		},
+	}
+	// b2 ($L__BB12_4), PTX lines 1064-1064; ret
+	syncOutsideIfFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1064",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1064,
+			}, {
+				Count: 1,
+				Line:  1066,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1035",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1066",
 			Reconv:  -1,
-			Succ:    1,
+			Succ:    7,
 			Uniform: true,
 		},
 	}
-	// b4, PTX lines 1042-1048
+	// b3, PTX lines 1039-1043
 	syncOutsideIfFunc.Blocks[5] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			syncOutsideIfRun(w, 5, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1042",
-		PTXInstrs: 7,
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1039",
+		PTXInstrs: 5,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1039,
+			}, {
+				Count: 1,
+				Line:  1040,
+			}, {
+				Count: 1,
+				Line:  1041,
+			}, {
 				Count: 1,
 				Line:  1042,
 			}, {
 				Count: 1,
 				Line:  1043,
-			}, {
-				Count: 1,
-				Line:  1044,
-			}, {
-				Count: 1,
-				Line:  1045,
-			}, {
-				Count: 1,
-				Line:  1046,
-			}, {
-				Count: 1,
-				Line:  1047,
-			}, {
-				Count: 1,
-				Line:  1048,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1050",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1045",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b4, PTX lines 1052-1058
+	syncOutsideIfFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			syncOutsideIfRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1052",
+		PTXInstrs: 7,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1052,
+			}, {
+				Count: 1,
+				Line:  1053,
+			}, {
+				Count: 1,
+				Line:  1054,
+			}, {
+				Count: 1,
+				Line:  1055,
+			}, {
+				Count: 1,
+				Line:  1056,
+			}, {
+				Count: 1,
+				Line:  1057,
+			}, {
+				Count: 1,
+				Line:  1058,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1060",
 			Reconv:  -1,
 			Succ:    3,
 			Uniform: true,
 		},
 	}
 	// the virtual exit
-	syncOutsideIfFunc.Blocks[6] = runtime.Block{Term: runtime.Term{
+	syncOutsideIfFunc.Blocks[7] = runtime.Block{Term: runtime.Term{
 		Kind:   runtime.TermNone,
 		Reconv: -1,
 	}}
 	syncOutsideIfFunc.Run = syncOutsideIfRun
 	shflBadMaskFunc.Blocks = make([]runtime.Block, 5)
-	// b0, PTX lines 1066-1074; divergent, reconverges at block 1 (b1 ($L__BB13_2))
+	// b0, PTX lines 1080-1088; divergent, reconverges at block 1 (b1 ($L__BB13_2))
 	shflBadMaskFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1066",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1080",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7275,87 +7741,87 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1066,
+				Line:  1080,
 			}, {
 				Count: 1,
-				Line:  1068,
+				Line:  1082,
 			}, {
 				Count: 1,
-				Line:  1069,
+				Line:  1083,
 			}, {
 				Count: 1,
-				Line:  1070,
+				Line:  1084,
 			}, {
 				Count: 1,
-				Line:  1071,
+				Line:  1085,
 			}, {
 				Count: 1,
-				Line:  1072,
+				Line:  1086,
 			}, {
 				Count: 1,
-				Line:  1074,
+				Line:  1088,
 			}, {
 				Count: 1,
-				Line:  1075,
+				Line:  1089,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1075",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1089",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB13_2), PTX lines 1088-1088; ret
+	// b1 ($L__BB13_2), PTX lines 1102-1102; ret
 	shflBadMaskFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1088",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1102",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1088,
+				Line:  1102,
 			}, {
 				Count: 1,
-				Line:  1090,
+				Line:  1104,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1090",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1104",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b2, PTX lines 1079-1081; the lanes wait here for those shfl.sync.down.b32 at line 1082 names
+	// b2, PTX lines 1093-1095; the lanes wait here for those shfl.sync.down.b32 at line 1096 names
 	shflBadMaskFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1079",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1093",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1079,
+				Line:  1093,
 			}, {
 				Count: 1,
-				Line:  1080,
+				Line:  1094,
 			}, {
 				Count: 1,
-				Line:  1081,
+				Line:  1095,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1082",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1096",
 			Reconv: -1,
 			Succ:   3,
 			WarpSync: &runtime.WarpSync{
@@ -7366,26 +7832,26 @@ func init() {
 			},
 		},
 	}
-	// b2, PTX lines 1082-1084
+	// b2, PTX lines 1096-1098
 	shflBadMaskFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflBadMaskRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1082",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1096",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1082,
+				Line:  1096,
 			}, {
 				Count: 1,
-				Line:  1084,
+				Line:  1098,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1086",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1100",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -7398,12 +7864,12 @@ func init() {
 	}}
 	shflBadMaskFunc.Run = shflBadMaskRun
 	shflGoodMaskFunc.Blocks = make([]runtime.Block, 5)
-	// b0, PTX lines 1104-1112; divergent, reconverges at block 1 (b1 ($L__BB14_2))
+	// b0, PTX lines 1118-1126; divergent, reconverges at block 1 (b1 ($L__BB14_2))
 	shflGoodMaskFunc.Blocks[0] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 0, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1104",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1118",
 		PTXInstrs: 8,
 		Profile: &runtime.BlockProfile{
 			Branch:     true,
@@ -7411,87 +7877,87 @@ func init() {
 			File:       "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1104,
+				Line:  1118,
 			}, {
 				Count: 1,
-				Line:  1106,
+				Line:  1120,
 			}, {
 				Count: 1,
-				Line:  1107,
+				Line:  1121,
 			}, {
 				Count: 1,
-				Line:  1108,
+				Line:  1122,
 			}, {
 				Count: 1,
-				Line:  1109,
+				Line:  1123,
 			}, {
 				Count: 1,
-				Line:  1110,
+				Line:  1124,
 			}, {
 				Count: 1,
-				Line:  1112,
+				Line:  1126,
 			}, {
 				Count: 1,
-				Line:  1113,
+				Line:  1127,
 			}},
 		},
 		Term: runtime.Term{
 			Alt:    2,
 			Kind:   runtime.TermBranch,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1113",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1127",
 			Pred:   0,
 			Reconv: 1,
 			Succ:   1,
 		},
 	}
-	// b1 ($L__BB14_2), PTX lines 1126-1126; ret
+	// b1 ($L__BB14_2), PTX lines 1140-1140; ret
 	shflGoodMaskFunc.Blocks[1] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 1, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1126",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1140",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1126,
+				Line:  1140,
 			}, {
 				Count: 1,
-				Line:  1128,
+				Line:  1142,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1128",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1142",
 			Reconv:  -1,
 			Succ:    4,
 			Uniform: true,
 		},
 	}
-	// b2, PTX lines 1117-1119; the lanes wait here for those shfl.sync.down.b32 at line 1120 names
+	// b2, PTX lines 1131-1133; the lanes wait here for those shfl.sync.down.b32 at line 1134 names
 	shflGoodMaskFunc.Blocks[2] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 2, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1117",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1131",
 		PTXInstrs: 3,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1117,
+				Line:  1131,
 			}, {
 				Count: 1,
-				Line:  1118,
+				Line:  1132,
 			}, {
 				Count: 1,
-				Line:  1119,
+				Line:  1133,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:   runtime.TermWarpSync,
-			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1120",
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1134",
 			Reconv: -1,
 			Succ:   3,
 			WarpSync: &runtime.WarpSync{
@@ -7502,26 +7968,26 @@ func init() {
 			},
 		},
 	}
-	// b2, PTX lines 1120-1122
+	// b2, PTX lines 1134-1136
 	shflGoodMaskFunc.Blocks[3] = runtime.Block{
 		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
 			shflGoodMaskRun(w, 3, m, -1, 0)
 		}},
-		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1120",
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1134",
 		PTXInstrs: 2,
 		Profile: &runtime.BlockProfile{
 			File: "testdata/sanitizer/bugs.nvcc.ptx",
 			Lines: []runtime.LineCount{{
 				Count: 1,
-				Line:  1120,
+				Line:  1134,
 			}, {
 				Count: 1,
-				Line:  1122,
+				Line:  1136,
 			}},
 		},
 		Term: runtime.Term{
 			Kind:    runtime.TermJump,
-			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1124",
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1138",
 			Reconv:  -1,
 			Succ:    1,
 			Uniform: true,
@@ -7533,9 +7999,580 @@ func init() {
 		Reconv: -1,
 	}}
 	shflGoodMaskFunc.Run = shflGoodMaskRun
+	flagNofenceFunc.Blocks = make([]runtime.Block, 11)
+	// b0, PTX lines 1159-1162; divergent, reconverges at block 1 (b1 ($L__BB15_2))
+	flagNofenceFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1159",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1159,
+			}, {
+				Count: 1,
+				Line:  1161,
+			}, {
+				Count: 1,
+				Line:  1162,
+			}, {
+				Count: 1,
+				Line:  1163,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    6,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1163",
+			Pred:   0,
+			Reconv: 1,
+			Succ:   1,
+		},
+	}
+	// b1 ($L__BB15_2), PTX lines 1171-1171; bar.sync at line 1173
+	flagNofenceFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1171",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1171,
+			}, {
+				Count: 1,
+				Line:  1173,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1173",
+			Reconv: -1,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB15_2), PTX line 1169; divergent, reconverges at block 5 (b4 ($L__BB15_8))
+	flagNofenceFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1175",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1175,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    7,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1175",
+			Pred:   1,
+			Reconv: 5,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB15_5), PTX lines 1193-1193
+	flagNofenceFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1193",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1193,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1195",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// b3 ($L__BB15_6), PTX lines 1197-1198; divergent, reconverges at block 9 (b8)
+	flagNofenceFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1197",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1197,
+			}, {
+				Count: 1,
+				Line:  1198,
+			}, {
+				Count: 1,
+				Line:  1199,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    9,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1199",
+			Pred:   3,
+			Reconv: 9,
+			Succ:   4,
+		},
+	}
+	// b4 ($L__BB15_8), PTX line 1205; ret
+	flagNofenceFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1207",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1207,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1207",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b5, PTX lines 1166-1167
+	flagNofenceFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1166",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1166,
+			}, {
+				Count: 1,
+				Line:  1167,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1169",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b6, PTX lines 1178-1180; divergent, reconverges at block 5 (b4 ($L__BB15_8))
+	flagNofenceFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1178",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1178,
+			}, {
+				Count: 1,
+				Line:  1179,
+			}, {
+				Count: 1,
+				Line:  1180,
+			}, {
+				Count: 1,
+				Line:  1181,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    8,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1181",
+			Pred:   2,
+			Reconv: 5,
+			Succ:   5,
+		},
+	}
+	// b7, PTX lines 1184-1188
+	flagNofenceFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1184",
+		PTXInstrs: 5,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1184,
+			}, {
+				Count: 1,
+				Line:  1185,
+			}, {
+				Count: 1,
+				Line:  1187,
+			}, {
+				Count: 1,
+				Line:  1188,
+			}, {
+				Count: 1,
+				Line:  1189,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1189",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 1202-1203
+	flagNofenceFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagNofenceRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1202",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1202,
+			}, {
+				Count: 1,
+				Line:  1203,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1205",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	flagNofenceFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	flagNofenceFunc.Run = flagNofenceRun
+	flagFenceFunc.Blocks = make([]runtime.Block, 11)
+	// b0, PTX lines 1224-1227; divergent, reconverges at block 1 (b1 ($L__BB16_2))
+	flagFenceFunc.Blocks[0] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 0, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1224",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1224,
+			}, {
+				Count: 1,
+				Line:  1226,
+			}, {
+				Count: 1,
+				Line:  1227,
+			}, {
+				Count: 1,
+				Line:  1228,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    6,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1228",
+			Pred:   0,
+			Reconv: 1,
+			Succ:   1,
+		},
+	}
+	// b1 ($L__BB16_2), PTX lines 1236-1236; bar.sync at line 1238
+	flagFenceFunc.Blocks[1] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 1, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1236",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1236,
+			}, {
+				Count: 1,
+				Line:  1238,
+			}},
+		},
+		Term: runtime.Term{
+			Barrier: &runtime.Barrier{
+				Count: -1,
+				Fixed: true,
+				Num:   0,
+			},
+			Kind:   runtime.TermBarrier,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1238",
+			Reconv: -1,
+			Succ:   2,
+		},
+	}
+	// b1 ($L__BB16_2), PTX line 1234; divergent, reconverges at block 5 (b4 ($L__BB16_8))
+	flagFenceFunc.Blocks[2] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1240",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1240,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    7,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1240",
+			Pred:   1,
+			Reconv: 5,
+			Succ:   3,
+		},
+	}
+	// b2 ($L__BB16_5), PTX lines 1260-1260
+	flagFenceFunc.Blocks[3] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 3, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1260",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1260,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1262",
+			Reconv:  -1,
+			Succ:    4,
+			Uniform: true,
+		},
+	}
+	// b3 ($L__BB16_6), PTX lines 1264-1265; divergent, reconverges at block 9 (b8)
+	flagFenceFunc.Blocks[4] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 4, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1264",
+		PTXInstrs: 3,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1264,
+			}, {
+				Count: 1,
+				Line:  1265,
+			}, {
+				Count: 1,
+				Line:  1266,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    9,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1266",
+			Pred:   3,
+			Reconv: 9,
+			Succ:   4,
+		},
+	}
+	// b4 ($L__BB16_8), PTX line 1272; ret
+	flagFenceFunc.Blocks[5] = runtime.Block{
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1274",
+		PTXInstrs: 1,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1274,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1274",
+			Reconv:  -1,
+			Succ:    10,
+			Uniform: true,
+		},
+	}
+	// b5, PTX lines 1231-1232
+	flagFenceFunc.Blocks[6] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 6, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1231",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1231,
+			}, {
+				Count: 1,
+				Line:  1232,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1234",
+			Reconv:  -1,
+			Succ:    1,
+			Uniform: true,
+		},
+	}
+	// b6, PTX lines 1243-1245; divergent, reconverges at block 5 (b4 ($L__BB16_8))
+	flagFenceFunc.Blocks[7] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 7, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1243",
+		PTXInstrs: 4,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1243,
+			}, {
+				Count: 1,
+				Line:  1244,
+			}, {
+				Count: 1,
+				Line:  1245,
+			}, {
+				Count: 1,
+				Line:  1246,
+			}},
+		},
+		Term: runtime.Term{
+			Alt:    8,
+			Kind:   runtime.TermBranch,
+			Loc:    "testdata/sanitizer/bugs.nvcc.ptx:1246",
+			Pred:   2,
+			Reconv: 5,
+			Succ:   5,
+		},
+	}
+	// b7, PTX lines 1249-1255
+	flagFenceFunc.Blocks[8] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 8, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1249",
+		PTXInstrs: 6,
+		Profile: &runtime.BlockProfile{
+			Branch:     true,
+			Divergence: true,
+			File:       "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1249,
+			}, {
+				Count: 1,
+				Line:  1250,
+			}, {
+				Count: 1,
+				Line:  1252,
+			}, {
+				Count: 1,
+				Line:  1254,
+			}, {
+				Count: 1,
+				Line:  1255,
+			}, {
+				Count: 1,
+				Line:  1256,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1256",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// b8, PTX lines 1269-1270
+	flagFenceFunc.Blocks[9] = runtime.Block{
+		Code: []runtime.Instr{func(w *runtime.Warp, m uint32) {
+			flagFenceRun(w, 9, m, -1, 0)
+		}},
+		Loc:       "testdata/sanitizer/bugs.nvcc.ptx:1269",
+		PTXInstrs: 2,
+		Profile: &runtime.BlockProfile{
+			File: "testdata/sanitizer/bugs.nvcc.ptx",
+			Lines: []runtime.LineCount{{
+				Count: 1,
+				Line:  1269,
+			}, {
+				Count: 1,
+				Line:  1270,
+			}},
+		},
+		Term: runtime.Term{
+			Kind:    runtime.TermJump,
+			Loc:     "testdata/sanitizer/bugs.nvcc.ptx:1272",
+			Reconv:  -1,
+			Succ:    5,
+			Uniform: true,
+		},
+	}
+	// the virtual exit
+	flagFenceFunc.Blocks[10] = runtime.Block{Term: runtime.Term{
+		Kind:   runtime.TermNone,
+		Reconv: -1,
+	}}
+	flagFenceFunc.Run = flagFenceRun
 }
 
-// ReduceMissingSync launches PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.nvcc.ptx:27) on dev with the launch configuration cfg. Parameters: param0 is reduce_missing_sync_param_0, param1 is reduce_missing_sync_param_1.
+// ReduceMissingSync launches PTX kernel reduce_missing_sync (testdata/sanitizer/bugs.nvcc.ptx:31) on dev with the launch configuration cfg. Parameters: param0 is reduce_missing_sync_param_0, param1 is reduce_missing_sync_param_1.
 func ReduceMissingSync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7543,7 +8580,7 @@ func ReduceMissingSync(ctx context.Context, dev *runtime.Device, cfg runtime.Lau
 	return dev.Launch(ctx, Module, reduceMissingSyncFunc, cfg, p[:])
 }
 
-// ReduceOk launches PTX kernel reduce_ok (testdata/sanitizer/bugs.nvcc.ptx:152) on dev with the launch configuration cfg. Parameters: param0 is reduce_ok_param_0, param1 is reduce_ok_param_1.
+// ReduceOk launches PTX kernel reduce_ok (testdata/sanitizer/bugs.nvcc.ptx:156) on dev with the launch configuration cfg. Parameters: param0 is reduce_ok_param_0, param1 is reduce_ok_param_1.
 func ReduceOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7551,7 +8588,7 @@ func ReduceOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig
 	return dev.Launch(ctx, Module, reduceOkFunc, cfg, p[:])
 }
 
-// WarpReduceNosync launches PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.nvcc.ptx:280) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_nosync_param_0, param1 is warp_reduce_nosync_param_1.
+// WarpReduceNosync launches PTX kernel warp_reduce_nosync (testdata/sanitizer/bugs.nvcc.ptx:284) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_nosync_param_0, param1 is warp_reduce_nosync_param_1.
 func WarpReduceNosync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7559,7 +8596,7 @@ func WarpReduceNosync(ctx context.Context, dev *runtime.Device, cfg runtime.Laun
 	return dev.Launch(ctx, Module, warpReduceNosyncFunc, cfg, p[:])
 }
 
-// WarpReduceSync launches PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.nvcc.ptx:360) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_sync_param_0, param1 is warp_reduce_sync_param_1.
+// WarpReduceSync launches PTX kernel warp_reduce_sync (testdata/sanitizer/bugs.nvcc.ptx:364) on dev with the launch configuration cfg. Parameters: param0 is warp_reduce_sync_param_0, param1 is warp_reduce_sync_param_1.
 func WarpReduceSync(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7567,7 +8604,7 @@ func WarpReduceSync(ctx context.Context, dev *runtime.Device, cfg runtime.Launch
 	return dev.Launch(ctx, Module, warpReduceSyncFunc, cfg, p[:])
 }
 
-// HistogramPlain launches PTX kernel histogram_plain (testdata/sanitizer/bugs.nvcc.ptx:474) on dev with the launch configuration cfg. Parameters: param0 is histogram_plain_param_0, param1 is histogram_plain_param_1, param2 is histogram_plain_param_2.
+// HistogramPlain launches PTX kernel histogram_plain (testdata/sanitizer/bugs.nvcc.ptx:478) on dev with the launch configuration cfg. Parameters: param0 is histogram_plain_param_0, param1 is histogram_plain_param_1, param2 is histogram_plain_param_2.
 func HistogramPlain(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7576,7 +8613,7 @@ func HistogramPlain(ctx context.Context, dev *runtime.Device, cfg runtime.Launch
 	return dev.Launch(ctx, Module, histogramPlainFunc, cfg, p[:])
 }
 
-// HistogramAtomic launches PTX kernel histogram_atomic (testdata/sanitizer/bugs.nvcc.ptx:556) on dev with the launch configuration cfg. Parameters: param0 is histogram_atomic_param_0, param1 is histogram_atomic_param_1, param2 is histogram_atomic_param_2.
+// HistogramAtomic launches PTX kernel histogram_atomic (testdata/sanitizer/bugs.nvcc.ptx:560) on dev with the launch configuration cfg. Parameters: param0 is histogram_atomic_param_0, param1 is histogram_atomic_param_1, param2 is histogram_atomic_param_2.
 func HistogramAtomic(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7585,7 +8622,7 @@ func HistogramAtomic(ctx context.Context, dev *runtime.Device, cfg runtime.Launc
 	return dev.Launch(ctx, Module, histogramAtomicFunc, cfg, p[:])
 }
 
-// StencilEarly launches PTX kernel stencil_early (testdata/sanitizer/bugs.nvcc.ptx:638) on dev with the launch configuration cfg. Parameters: param0 is stencil_early_param_0, param1 is stencil_early_param_1, param2 is stencil_early_param_2.
+// StencilEarly launches PTX kernel stencil_early (testdata/sanitizer/bugs.nvcc.ptx:642) on dev with the launch configuration cfg. Parameters: param0 is stencil_early_param_0, param1 is stencil_early_param_1, param2 is stencil_early_param_2.
 func StencilEarly(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7594,7 +8631,7 @@ func StencilEarly(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, stencilEarlyFunc, cfg, p[:])
 }
 
-// StencilOk launches PTX kernel stencil_ok (testdata/sanitizer/bugs.nvcc.ptx:733) on dev with the launch configuration cfg. Parameters: param0 is stencil_ok_param_0, param1 is stencil_ok_param_1, param2 is stencil_ok_param_2.
+// StencilOk launches PTX kernel stencil_ok (testdata/sanitizer/bugs.nvcc.ptx:737) on dev with the launch configuration cfg. Parameters: param0 is stencil_ok_param_0, param1 is stencil_ok_param_1, param2 is stencil_ok_param_2.
 func StencilOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 uint32) error {
 	var p [20]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7603,7 +8640,7 @@ func StencilOk(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfi
 	return dev.Launch(ctx, Module, stencilOkFunc, cfg, p[:])
 }
 
-// Scale launches PTX kernel scale (testdata/sanitizer/bugs.nvcc.ptx:830) on dev with the launch configuration cfg. Parameters: param0 is scale_param_0, param1 is scale_param_1, param2 is scale_param_2, param3 is scale_param_3.
+// Scale launches PTX kernel scale (testdata/sanitizer/bugs.nvcc.ptx:834) on dev with the launch configuration cfg. Parameters: param0 is scale_param_0, param1 is scale_param_1, param2 is scale_param_2, param3 is scale_param_3.
 func Scale(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr, param2 float32, param3 uint32) error {
 	var p [24]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7613,7 +8650,7 @@ func Scale(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, p
 	return dev.Launch(ctx, Module, scaleFunc, cfg, p[:])
 }
 
-// SharedUninit launches PTX kernel shared_uninit (testdata/sanitizer/bugs.nvcc.ptx:876) on dev with the launch configuration cfg. Parameters: param0 is shared_uninit_param_0, param1 is shared_uninit_param_1.
+// SharedUninit launches PTX kernel shared_uninit (testdata/sanitizer/bugs.nvcc.ptx:880) on dev with the launch configuration cfg. Parameters: param0 is shared_uninit_param_0, param1 is shared_uninit_param_1.
 func SharedUninit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7621,7 +8658,7 @@ func SharedUninit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchCo
 	return dev.Launch(ctx, Module, sharedUninitFunc, cfg, p[:])
 }
 
-// SharedInit launches PTX kernel shared_init (testdata/sanitizer/bugs.nvcc.ptx:913) on dev with the launch configuration cfg. Parameters: param0 is shared_init_param_0, param1 is shared_init_param_1.
+// SharedInit launches PTX kernel shared_init (testdata/sanitizer/bugs.nvcc.ptx:917) on dev with the launch configuration cfg. Parameters: param0 is shared_init_param_0, param1 is shared_init_param_1.
 func SharedInit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr, param1 runtime.Ptr) error {
 	var p [16]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
@@ -7629,32 +8666,46 @@ func SharedInit(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConf
 	return dev.Launch(ctx, Module, sharedInitFunc, cfg, p[:])
 }
 
-// SyncInIf launches PTX kernel sync_in_if (testdata/sanitizer/bugs.nvcc.ptx:964) on dev with the launch configuration cfg. Parameters: param0 is sync_in_if_param_0.
+// SyncInIf launches PTX kernel sync_in_if (testdata/sanitizer/bugs.nvcc.ptx:968) on dev with the launch configuration cfg. Parameters: param0 is sync_in_if_param_0.
 func SyncInIf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, syncInIfFunc, cfg, p[:])
 }
 
-// SyncOutsideIf launches PTX kernel sync_outside_if (testdata/sanitizer/bugs.nvcc.ptx:1006) on dev with the launch configuration cfg. Parameters: param0 is sync_outside_if_param_0.
+// SyncOutsideIf launches PTX kernel sync_outside_if (testdata/sanitizer/bugs.nvcc.ptx:1016) on dev with the launch configuration cfg. Parameters: param0 is sync_outside_if_param_0.
 func SyncOutsideIf(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, syncOutsideIfFunc, cfg, p[:])
 }
 
-// ShflBadMask launches PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.nvcc.ptx:1056) on dev with the launch configuration cfg. Parameters: param0 is shfl_bad_mask_param_0.
+// ShflBadMask launches PTX kernel shfl_bad_mask (testdata/sanitizer/bugs.nvcc.ptx:1070) on dev with the launch configuration cfg. Parameters: param0 is shfl_bad_mask_param_0.
 func ShflBadMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, shflBadMaskFunc, cfg, p[:])
 }
 
-// ShflGoodMask launches PTX kernel shfl_good_mask (testdata/sanitizer/bugs.nvcc.ptx:1094) on dev with the launch configuration cfg. Parameters: param0 is shfl_good_mask_param_0.
+// ShflGoodMask launches PTX kernel shfl_good_mask (testdata/sanitizer/bugs.nvcc.ptx:1108) on dev with the launch configuration cfg. Parameters: param0 is shfl_good_mask_param_0.
 func ShflGoodMask(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
 	var p [8]byte
 	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
 	return dev.Launch(ctx, Module, shflGoodMaskFunc, cfg, p[:])
+}
+
+// FlagNofence launches PTX kernel flag_nofence (testdata/sanitizer/bugs.nvcc.ptx:1146) on dev with the launch configuration cfg. Parameters: param0 is flag_nofence_param_0.
+func FlagNofence(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	return dev.Launch(ctx, Module, flagNofenceFunc, cfg, p[:])
+}
+
+// FlagFence launches PTX kernel flag_fence (testdata/sanitizer/bugs.nvcc.ptx:1211) on dev with the launch configuration cfg. Parameters: param0 is flag_fence_param_0.
+func FlagFence(ctx context.Context, dev *runtime.Device, cfg runtime.LaunchConfig, param0 runtime.Ptr) error {
+	var p [8]byte
+	binary.LittleEndian.PutUint64(p[0:], uint64(param0))
+	return dev.Launch(ctx, Module, flagFenceFunc, cfg, p[:])
 }
 
 // reduceMissingSyncRun runs blocks of kernel reduce_missing_sync for the lanes m from block pc, following jumps and branches all of them take
@@ -7707,7 +8758,7 @@ func reduceMissingSyncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budge
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 40-59; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+		// b0, PTX lines 44-63; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 		reduceMissingSyncBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7741,12 +8792,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB0_2), PTX line 67; bar.sync at line 69
+		// b1 ($L__BB0_2), PTX line 71; bar.sync at line 73
 		return pc, budget
 	}
 block2:
 	{
-		// b1 ($L__BB0_2), PTX lines 71-71; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+		// b1 ($L__BB0_2), PTX lines 75-75; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 		reduceMissingSyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7780,12 +8831,12 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB0_4), PTX line 80; bar.sync at line 82
+		// b2 ($L__BB0_4), PTX line 84; bar.sync at line 86
 		return pc, budget
 	}
 block4:
 	{
-		// b2 ($L__BB0_4), PTX lines 84-84; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+		// b2 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 		reduceMissingSyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7819,12 +8870,12 @@ block4:
 	}
 block5:
 	{
-		// b3 ($L__BB0_6), PTX line 93; bar.sync at line 95
+		// b3 ($L__BB0_6), PTX line 97; bar.sync at line 99
 		return pc, budget
 	}
 block6:
 	{
-		// b3 ($L__BB0_6), PTX lines 97-97; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+		// b3 ($L__BB0_6), PTX lines 101-101; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 		reduceMissingSyncBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7858,12 +8909,12 @@ block6:
 	}
 block7:
 	{
-		// b4 ($L__BB0_8), PTX line 106; bar.sync at line 108
+		// b4 ($L__BB0_8), PTX line 110; bar.sync at line 112
 		return pc, budget
 	}
 block8:
 	{
-		// b4 ($L__BB0_8), PTX lines 110-110; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+		// b4 ($L__BB0_8), PTX lines 114-114; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 		reduceMissingSyncBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7897,12 +8948,12 @@ block8:
 	}
 block9:
 	{
-		// b5 ($L__BB0_10), PTX line 119; bar.sync at line 121
+		// b5 ($L__BB0_10), PTX line 123; bar.sync at line 125
 		return pc, budget
 	}
 block10:
 	{
-		// b5 ($L__BB0_10), PTX lines 123-123; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+		// b5 ($L__BB0_10), PTX lines 127-127; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 		reduceMissingSyncBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7936,12 +8987,12 @@ block10:
 	}
 block11:
 	{
-		// b6 ($L__BB0_12), PTX line 132; bar.sync at line 134
+		// b6 ($L__BB0_12), PTX line 136; bar.sync at line 138
 		return pc, budget
 	}
 block12:
 	{
-		// b6 ($L__BB0_12), PTX line 132; divergent, reconverges at block 13 (b7 ($L__BB0_14))
+		// b6 ($L__BB0_12), PTX line 136; divergent, reconverges at block 13 (b7 ($L__BB0_14))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 13 || budget <= 1 {
@@ -7971,12 +9022,12 @@ block12:
 	}
 block13:
 	{
-		// b7 ($L__BB0_14), PTX line 146; ret
+		// b7 ($L__BB0_14), PTX line 150; ret
 		return pc, budget
 	}
 block14:
 	{
-		// b8, PTX lines 63-65
+		// b8, PTX lines 67-69
 		reduceMissingSyncBlock14(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -7989,7 +9040,7 @@ block14:
 	}
 block15:
 	{
-		// b9, PTX lines 75-78
+		// b9, PTX lines 79-82
 		reduceMissingSyncBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8002,7 +9053,7 @@ block15:
 	}
 block16:
 	{
-		// b10, PTX lines 88-91
+		// b10, PTX lines 92-95
 		reduceMissingSyncBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8015,7 +9066,7 @@ block16:
 	}
 block17:
 	{
-		// b11, PTX lines 101-104
+		// b11, PTX lines 105-108
 		reduceMissingSyncBlock17(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8028,7 +9079,7 @@ block17:
 	}
 block18:
 	{
-		// b12, PTX lines 114-117
+		// b12, PTX lines 118-121
 		reduceMissingSyncBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8041,7 +9092,7 @@ block18:
 	}
 block19:
 	{
-		// b13, PTX lines 127-130
+		// b13, PTX lines 131-134
 		reduceMissingSyncBlock19(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8054,7 +9105,7 @@ block19:
 	}
 block20:
 	{
-		// b14, PTX lines 139-144
+		// b14, PTX lines 143-148
 		reduceMissingSyncBlock20(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8068,7 +9119,7 @@ block20:
 }
 
 // reduceMissingSyncBlock0 runs block 0 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 40-59; divergent, reconverges at block 1 (b1 ($L__BB0_2))
+// b0, PTX lines 44-63; divergent, reconverges at block 1 (b1 ($L__BB0_2))
 func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -8090,12 +9141,12 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 40: ld.param.u64
+	// PTX line 44: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:40")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:44")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8106,48 +9157,48 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 41: ld.param.u64
+	// PTX line 45: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:41")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:45")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 43: cvta.to.global.u64, warp-uniform
+	// PTX line 47: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u1)
-	// PTX line 45: mov.u32, warp-uniform
+	// PTX line 49: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 46: shl.b32, warp-uniform
+	// PTX line 50: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 48, 50, 51, 52: lane-local, one loop over the lanes
+	// PTX lines 52, 54, 55, 56: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 48: mov.u32
+				// 52: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 50: add.s32
+				// 54: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
-				// 51: mul.wide.u32
+				// 55: mul.wide.u32
 				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k1))))
-				// 52: add.s64
+				// 56: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r8[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 48: mov.u32
+				// 52: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 50: add.s32
+				// 54: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
-				// 51: mul.wide.u32
+				// 55: mul.wide.u32
 				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k1))))
-				// 52: add.s64
+				// 56: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r8[l] = v9
 			}
@@ -8163,26 +9214,26 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 53: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:53")
-	// PTX line 55: mov.u32, warp-uniform
+	// PTX line 57: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:57")
+	// PTX line 59: mov.u32, warp-uniform
 	u11 := uint64(k3)
-	// PTX lines 54, 56: lane-local, one loop over the lanes
+	// PTX lines 58, 60: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 54: shl.b32
+				// 58: shl.b32
 				v10 := uint64(uint32(r5[l]) << uint32(k2))
-				// 56: add.s32
+				// 60: add.s32
 				v12 := uint64(uint32(u11) + uint32(v10))
 				r12[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 54: shl.b32
+				// 58: shl.b32
 				v10 := uint64(uint32(r5[l]) << uint32(k2))
-				// 56: add.s32
+				// 60: add.s32
 				v12 := uint64(uint32(u11) + uint32(v10))
 				r12[l] = v12
 			}
@@ -8198,18 +9249,18 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 57: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r9, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:57")
-	// PTX lines 59: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 61: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r9, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:61")
+	// PTX lines 63: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 59: setp.gt.u32
+		// 63: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k4)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 59: setp.gt.u32
+				// 63: setp.gt.u32
 				c13t := uint32(r5[l]) > uint32(k4)
 				c13 := c13t
 				c13b0 := uint32(0)
@@ -8221,7 +9272,7 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 59: setp.gt.u32
+				// 63: setp.gt.u32
 				c13t := uint32(r5[l]) > uint32(k4)
 				c13 := c13t
 				c13b0 := uint32(0)
@@ -8237,20 +9288,20 @@ func reduceMissingSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock2 runs block 2 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB0_2), PTX lines 71-71; divergent, reconverges at block 3 (b2 ($L__BB0_4))
+// b1 ($L__BB0_2), PTX lines 75-75; divergent, reconverges at block 3 (b2 ($L__BB0_4))
 func reduceMissingSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0xf)
-	// PTX lines 71: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 75: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 71: setp.gt.u32
+		// 75: setp.gt.u32
 		w.P[1] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 71: setp.gt.u32
+				// 75: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8262,7 +9313,7 @@ func reduceMissingSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 71: setp.gt.u32
+				// 75: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8277,20 +9328,20 @@ func reduceMissingSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock4 runs block 4 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB0_4), PTX lines 84-84; divergent, reconverges at block 5 (b3 ($L__BB0_6))
+// b2 ($L__BB0_4), PTX lines 88-88; divergent, reconverges at block 5 (b3 ($L__BB0_6))
 func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7)
-	// PTX lines 84: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 88: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 84: setp.gt.u32
+		// 88: setp.gt.u32
 		w.P[2] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 84: setp.gt.u32
+				// 88: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8302,7 +9353,7 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 84: setp.gt.u32
+				// 88: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8317,20 +9368,20 @@ func reduceMissingSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock6 runs block 6 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB0_6), PTX lines 97-97; divergent, reconverges at block 7 (b4 ($L__BB0_8))
+// b3 ($L__BB0_6), PTX lines 101-101; divergent, reconverges at block 7 (b4 ($L__BB0_8))
 func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3)
-	// PTX lines 97: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 101: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 97: setp.gt.u32
+		// 101: setp.gt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 97: setp.gt.u32
+				// 101: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8342,7 +9393,7 @@ func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 97: setp.gt.u32
+				// 101: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8357,20 +9408,20 @@ func reduceMissingSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock8 runs block 8 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB0_8), PTX lines 110-110; divergent, reconverges at block 9 (b5 ($L__BB0_10))
+// b4 ($L__BB0_8), PTX lines 114-114; divergent, reconverges at block 9 (b5 ($L__BB0_10))
 func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	// PTX lines 110: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 114: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 110: setp.gt.u32
+		// 114: setp.gt.u32
 		w.P[4] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 110: setp.gt.u32
+				// 114: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8382,7 +9433,7 @@ func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 110: setp.gt.u32
+				// 114: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8397,20 +9448,20 @@ func reduceMissingSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock10 runs block 10 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB0_10), PTX lines 123-123; divergent, reconverges at block 11 (b6 ($L__BB0_12))
+// b5 ($L__BB0_10), PTX lines 127-127; divergent, reconverges at block 11 (b6 ($L__BB0_12))
 func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 123: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 127: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 123: setp.ne.s32
+		// 127: setp.ne.s32
 		w.P[5] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 123: setp.ne.s32
+				// 127: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8422,7 +9473,7 @@ func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 123: setp.ne.s32
+				// 127: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -8437,7 +9488,7 @@ func reduceMissingSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceMissingSyncBlock14 runs block 14 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 63-65
+// b8, PTX lines 67-69
 func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
@@ -8453,13 +9504,13 @@ func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 63: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:63")
-	// PTX lines 64: lane-local, one loop over the lanes
+	// PTX line 67: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:67")
+	// PTX lines 68: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 64: add.f32
+				// 68: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r13[l])) + math.Float32frombits(uint32(r9[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8468,7 +9519,7 @@ func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 64: add.f32
+				// 68: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r13[l])) + math.Float32frombits(uint32(r9[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8486,12 +9537,12 @@ func reduceMissingSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 65: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r14, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:65")
+	// PTX line 69: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r14, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:69")
 }
 
 // reduceMissingSyncBlock15 runs block 15 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 75-78
+// b9, PTX lines 79-82
 func reduceMissingSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r15 := w.Reg(15)
@@ -8507,8 +9558,8 @@ func reduceMissingSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 75: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r15, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:75")
+	// PTX line 79: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r15, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:79")
 	w.CheckMem(checkSites[5], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8519,13 +9570,13 @@ func reduceMissingSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 76: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:76")
-	// PTX lines 77: lane-local, one loop over the lanes
+	// PTX line 80: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:80")
+	// PTX lines 81: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 77: add.f32
+				// 81: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r16[l])) + math.Float32frombits(uint32(r15[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8534,7 +9585,7 @@ func reduceMissingSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 77: add.f32
+				// 81: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r16[l])) + math.Float32frombits(uint32(r15[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8552,12 +9603,12 @@ func reduceMissingSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 78: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r17, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:78")
+	// PTX line 82: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r17, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:82")
 }
 
 // reduceMissingSyncBlock16 runs block 16 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 88-91
+// b10, PTX lines 92-95
 func reduceMissingSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r18 := w.Reg(18)
@@ -8573,8 +9624,8 @@ func reduceMissingSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 88: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:88")
+	// PTX line 92: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r18, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:92")
 	w.CheckMem(checkSites[8], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8585,13 +9636,13 @@ func reduceMissingSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 89: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:89")
-	// PTX lines 90: lane-local, one loop over the lanes
+	// PTX line 93: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:93")
+	// PTX lines 94: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 90: add.f32
+				// 94: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) + math.Float32frombits(uint32(r18[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8600,7 +9651,7 @@ func reduceMissingSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 90: add.f32
+				// 94: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r19[l])) + math.Float32frombits(uint32(r18[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8618,12 +9669,12 @@ func reduceMissingSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 91: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r20, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:91")
+	// PTX line 95: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r20, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:95")
 }
 
 // reduceMissingSyncBlock17 runs block 17 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 101-104
+// b11, PTX lines 105-108
 func reduceMissingSyncBlock17(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r21 := w.Reg(21)
@@ -8639,8 +9690,8 @@ func reduceMissingSyncBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 101: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r21, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:101")
+	// PTX line 105: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r21, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:105")
 	w.CheckMem(checkSites[11], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8651,13 +9702,13 @@ func reduceMissingSyncBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 102: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:102")
-	// PTX lines 103: lane-local, one loop over the lanes
+	// PTX line 106: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:106")
+	// PTX lines 107: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 103: add.f32
+				// 107: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) + math.Float32frombits(uint32(r21[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8666,7 +9717,7 @@ func reduceMissingSyncBlock17(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 103: add.f32
+				// 107: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r22[l])) + math.Float32frombits(uint32(r21[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8684,12 +9735,12 @@ func reduceMissingSyncBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 104: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r23, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:104")
+	// PTX line 108: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r23, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:108")
 }
 
 // reduceMissingSyncBlock18 runs block 18 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 114-117
+// b12, PTX lines 118-121
 func reduceMissingSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r24 := w.Reg(24)
@@ -8705,8 +9756,8 @@ func reduceMissingSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 114: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r24, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:114")
+	// PTX line 118: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r24, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:118")
 	w.CheckMem(checkSites[14], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8717,13 +9768,13 @@ func reduceMissingSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 115: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:115")
-	// PTX lines 116: lane-local, one loop over the lanes
+	// PTX line 119: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:119")
+	// PTX lines 120: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 116: add.f32
+				// 120: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r25[l])) + math.Float32frombits(uint32(r24[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8732,7 +9783,7 @@ func reduceMissingSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 116: add.f32
+				// 120: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r25[l])) + math.Float32frombits(uint32(r24[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -8750,12 +9801,12 @@ func reduceMissingSyncBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 117: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r26, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:117")
+	// PTX line 121: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r26, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:121")
 }
 
 // reduceMissingSyncBlock19 runs block 19 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 127-130
+// b13, PTX lines 131-134
 func reduceMissingSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r28 := w.Reg(28)
@@ -8770,8 +9821,8 @@ func reduceMissingSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 127: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:127")
+	// PTX line 131: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:131")
 	w.CheckMem(checkSites[17], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -8782,13 +9833,13 @@ func reduceMissingSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 128: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:128")
-	// PTX lines 129: lane-local, one loop over the lanes
+	// PTX line 132: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r28, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:132")
+	// PTX lines 133: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 129: add.f32
+				// 133: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r28[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -8797,7 +9848,7 @@ func reduceMissingSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 129: add.f32
+				// 133: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r28[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -8815,12 +9866,12 @@ func reduceMissingSyncBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 130: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r29, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:130")
+	// PTX line 134: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r29, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:134")
 }
 
 // reduceMissingSyncBlock20 runs block 20 of kernel reduce_missing_sync for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 139-144
+// b14, PTX lines 143-148
 func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -8828,18 +9879,18 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 	r31 := w.Reg(31)
 	r33 := w.Reg(33)
 	k0 := uint64(0x4)
-	// PTX lines 139: lane-local, one loop over the lanes
+	// PTX lines 143: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 139: cvta.to.global.u64
+				// 143: cvta.to.global.u64
 				v1 := uint64(r1[l])
 				r30[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 139: cvta.to.global.u64
+				// 143: cvta.to.global.u64
 				v1 := uint64(r1[l])
 				r30[l] = v1
 			}
@@ -8855,25 +9906,25 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 141: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:141")
+	// PTX line 145: ld.shared.f32
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:145")
 	runtime.Broadcast(r31, m, u2)
-	// PTX lines 142, 143: lane-local, one loop over the lanes
+	// PTX lines 146, 147: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 142: mul.wide.u32
+				// 146: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 143: add.s64
+				// 147: add.s64
 				v4 := uint64(uint64(r30[l]) + uint64(v3))
 				r33[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 142: mul.wide.u32
+				// 146: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 143: add.s64
+				// 147: add.s64
 				v4 := uint64(uint64(r30[l]) + uint64(v3))
 				r33[l] = v4
 			}
@@ -8889,8 +9940,8 @@ func reduceMissingSyncBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 144: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r31, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:144")
+	// PTX line 148: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r31, r33, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:148")
 	_ = u2
 }
 
@@ -8946,7 +9997,7 @@ func reduceOkRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (i
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 165-182; bar.sync at line 184
+		// b0, PTX lines 169-186; bar.sync at line 188
 		reduceOkBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8955,7 +10006,7 @@ block0:
 	}
 block1:
 	{
-		// b0, PTX lines 186-186; divergent, reconverges at block 2 (b1 ($L__BB1_2))
+		// b0, PTX lines 190-190; divergent, reconverges at block 2 (b1 ($L__BB1_2))
 		reduceOkBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -8989,12 +10040,12 @@ block1:
 	}
 block2:
 	{
-		// b1 ($L__BB1_2), PTX line 195; bar.sync at line 197
+		// b1 ($L__BB1_2), PTX line 199; bar.sync at line 201
 		return pc, budget
 	}
 block3:
 	{
-		// b1 ($L__BB1_2), PTX lines 199-199; divergent, reconverges at block 4 (b2 ($L__BB1_4))
+		// b1 ($L__BB1_2), PTX lines 203-203; divergent, reconverges at block 4 (b2 ($L__BB1_4))
 		reduceOkBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9028,12 +10079,12 @@ block3:
 	}
 block4:
 	{
-		// b2 ($L__BB1_4), PTX line 208; bar.sync at line 210
+		// b2 ($L__BB1_4), PTX line 212; bar.sync at line 214
 		return pc, budget
 	}
 block5:
 	{
-		// b2 ($L__BB1_4), PTX lines 212-212; divergent, reconverges at block 6 (b3 ($L__BB1_6))
+		// b2 ($L__BB1_4), PTX lines 216-216; divergent, reconverges at block 6 (b3 ($L__BB1_6))
 		reduceOkBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9067,12 +10118,12 @@ block5:
 	}
 block6:
 	{
-		// b3 ($L__BB1_6), PTX line 221; bar.sync at line 223
+		// b3 ($L__BB1_6), PTX line 225; bar.sync at line 227
 		return pc, budget
 	}
 block7:
 	{
-		// b3 ($L__BB1_6), PTX lines 225-225; divergent, reconverges at block 8 (b4 ($L__BB1_8))
+		// b3 ($L__BB1_6), PTX lines 229-229; divergent, reconverges at block 8 (b4 ($L__BB1_8))
 		reduceOkBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9106,12 +10157,12 @@ block7:
 	}
 block8:
 	{
-		// b4 ($L__BB1_8), PTX line 234; bar.sync at line 236
+		// b4 ($L__BB1_8), PTX line 238; bar.sync at line 240
 		return pc, budget
 	}
 block9:
 	{
-		// b4 ($L__BB1_8), PTX lines 238-238; divergent, reconverges at block 10 (b5 ($L__BB1_10))
+		// b4 ($L__BB1_8), PTX lines 242-242; divergent, reconverges at block 10 (b5 ($L__BB1_10))
 		reduceOkBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9145,12 +10196,12 @@ block9:
 	}
 block10:
 	{
-		// b5 ($L__BB1_10), PTX line 247; bar.sync at line 249
+		// b5 ($L__BB1_10), PTX line 251; bar.sync at line 253
 		return pc, budget
 	}
 block11:
 	{
-		// b5 ($L__BB1_10), PTX lines 251-251; divergent, reconverges at block 12 (b6 ($L__BB1_12))
+		// b5 ($L__BB1_10), PTX lines 255-255; divergent, reconverges at block 12 (b6 ($L__BB1_12))
 		reduceOkBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9184,12 +10235,12 @@ block11:
 	}
 block12:
 	{
-		// b6 ($L__BB1_12), PTX line 260; bar.sync at line 262
+		// b6 ($L__BB1_12), PTX line 264; bar.sync at line 266
 		return pc, budget
 	}
 block13:
 	{
-		// b6 ($L__BB1_12), PTX line 260; divergent, reconverges at block 14 (b7 ($L__BB1_14))
+		// b6 ($L__BB1_12), PTX line 264; divergent, reconverges at block 14 (b7 ($L__BB1_14))
 		t := m & w.P[5]
 		if t == m {
 			if stop == 14 || budget <= 1 {
@@ -9219,12 +10270,12 @@ block13:
 	}
 block14:
 	{
-		// b7 ($L__BB1_14), PTX line 274; ret
+		// b7 ($L__BB1_14), PTX line 278; ret
 		return pc, budget
 	}
 block15:
 	{
-		// b8, PTX lines 190-193
+		// b8, PTX lines 194-197
 		reduceOkBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9237,7 +10288,7 @@ block15:
 	}
 block16:
 	{
-		// b9, PTX lines 203-206
+		// b9, PTX lines 207-210
 		reduceOkBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9250,7 +10301,7 @@ block16:
 	}
 block17:
 	{
-		// b10, PTX lines 216-219
+		// b10, PTX lines 220-223
 		reduceOkBlock17(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9263,7 +10314,7 @@ block17:
 	}
 block18:
 	{
-		// b11, PTX lines 229-232
+		// b11, PTX lines 233-236
 		reduceOkBlock18(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9276,7 +10327,7 @@ block18:
 	}
 block19:
 	{
-		// b12, PTX lines 242-245
+		// b12, PTX lines 246-249
 		reduceOkBlock19(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9289,7 +10340,7 @@ block19:
 	}
 block20:
 	{
-		// b13, PTX lines 255-258
+		// b13, PTX lines 259-262
 		reduceOkBlock20(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9302,7 +10353,7 @@ block20:
 	}
 block21:
 	{
-		// b14, PTX lines 267-272
+		// b14, PTX lines 271-276
 		reduceOkBlock21(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -9316,7 +10367,7 @@ block21:
 }
 
 // reduceOkBlock0 runs block 0 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 165-182; bar.sync at line 184
+// b0, PTX lines 169-186; bar.sync at line 188
 func reduceOkBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -9337,12 +10388,12 @@ func reduceOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 165: ld.param.u64
+	// PTX line 169: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:165")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:169")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9353,48 +10404,48 @@ func reduceOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 166: ld.param.u64
+	// PTX line 170: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:166")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:170")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 168: cvta.to.global.u64, warp-uniform
+	// PTX line 172: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u1)
-	// PTX line 170: mov.u32, warp-uniform
+	// PTX line 174: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
 	runtime.Broadcast(r3, m, u4)
-	// PTX line 171: shl.b32, warp-uniform
+	// PTX line 175: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX lines 173, 175, 176, 177: lane-local, one loop over the lanes
+	// PTX lines 177, 179, 180, 181: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 173: mov.u32
+				// 177: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 175: add.s32
+				// 179: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
-				// 176: mul.wide.u32
+				// 180: mul.wide.u32
 				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k1))))
-				// 177: add.s64
+				// 181: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r8[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 173: mov.u32
+				// 177: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 175: add.s32
+				// 179: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
-				// 176: mul.wide.u32
+				// 180: mul.wide.u32
 				v8 := uint64(uint64(uint64(uint32(v7)) * uint64(uint32(k1))))
-				// 177: add.s64
+				// 181: add.s64
 				v9 := uint64(uint64(u3) + uint64(v8))
 				r8[l] = v9
 			}
@@ -9410,26 +10461,26 @@ func reduceOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 178: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:178")
-	// PTX line 180: mov.u32, warp-uniform
+	// PTX line 182: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r9, r8, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:182")
+	// PTX line 184: mov.u32, warp-uniform
 	u11 := uint64(k3)
-	// PTX lines 179, 181: lane-local, one loop over the lanes
+	// PTX lines 183, 185: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 179: shl.b32
+				// 183: shl.b32
 				v10 := uint64(uint32(r5[l]) << uint32(k2))
-				// 181: add.s32
+				// 185: add.s32
 				v12 := uint64(uint32(u11) + uint32(v10))
 				r12[l] = v12
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 179: shl.b32
+				// 183: shl.b32
 				v10 := uint64(uint32(r5[l]) << uint32(k2))
-				// 181: add.s32
+				// 185: add.s32
 				v12 := uint64(uint32(u11) + uint32(v10))
 				r12[l] = v12
 			}
@@ -9445,26 +10496,26 @@ func reduceOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 182: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r9, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:182")
+	// PTX line 186: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r9, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:186")
 	_ = u2
 }
 
 // reduceOkBlock1 runs block 1 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 186-186; divergent, reconverges at block 2 (b1 ($L__BB1_2))
+// b0, PTX lines 190-190; divergent, reconverges at block 2 (b1 ($L__BB1_2))
 func reduceOkBlock1(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1f)
-	// PTX lines 186: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 190: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 186: setp.gt.u32
+		// 190: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 186: setp.gt.u32
+				// 190: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9476,7 +10527,7 @@ func reduceOkBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 186: setp.gt.u32
+				// 190: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9491,20 +10542,20 @@ func reduceOkBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock3 runs block 3 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB1_2), PTX lines 199-199; divergent, reconverges at block 4 (b2 ($L__BB1_4))
+// b1 ($L__BB1_2), PTX lines 203-203; divergent, reconverges at block 4 (b2 ($L__BB1_4))
 func reduceOkBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0xf)
-	// PTX lines 199: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 203: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 199: setp.gt.u32
+		// 203: setp.gt.u32
 		w.P[1] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 199: setp.gt.u32
+				// 203: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9516,7 +10567,7 @@ func reduceOkBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 199: setp.gt.u32
+				// 203: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9531,20 +10582,20 @@ func reduceOkBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock5 runs block 5 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB1_4), PTX lines 212-212; divergent, reconverges at block 6 (b3 ($L__BB1_6))
+// b2 ($L__BB1_4), PTX lines 216-216; divergent, reconverges at block 6 (b3 ($L__BB1_6))
 func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x7)
-	// PTX lines 212: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 216: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 212: setp.gt.u32
+		// 216: setp.gt.u32
 		w.P[2] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 212: setp.gt.u32
+				// 216: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9556,7 +10607,7 @@ func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 212: setp.gt.u32
+				// 216: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9571,20 +10622,20 @@ func reduceOkBlock5(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock7 runs block 7 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB1_6), PTX lines 225-225; divergent, reconverges at block 8 (b4 ($L__BB1_8))
+// b3 ($L__BB1_6), PTX lines 229-229; divergent, reconverges at block 8 (b4 ($L__BB1_8))
 func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3)
-	// PTX lines 225: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 229: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 225: setp.gt.u32
+		// 229: setp.gt.u32
 		w.P[3] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 225: setp.gt.u32
+				// 229: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9596,7 +10647,7 @@ func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 225: setp.gt.u32
+				// 229: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9611,20 +10662,20 @@ func reduceOkBlock7(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock9 runs block 9 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB1_8), PTX lines 238-238; divergent, reconverges at block 10 (b5 ($L__BB1_10))
+// b4 ($L__BB1_8), PTX lines 242-242; divergent, reconverges at block 10 (b5 ($L__BB1_10))
 func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x1)
-	// PTX lines 238: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 242: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r5[31]))-int64(uint32(r5[0])) == 31 && w.TidLinear {
-		// 238: setp.gt.u32
+		// 242: setp.gt.u32
 		w.P[4] = runtime.StepMask(int64(uint32(r5[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 238: setp.gt.u32
+				// 242: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9636,7 +10687,7 @@ func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 238: setp.gt.u32
+				// 242: setp.gt.u32
 				c1t := uint32(r5[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9651,20 +10702,20 @@ func reduceOkBlock9(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock11 runs block 11 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB1_10), PTX lines 251-251; divergent, reconverges at block 12 (b6 ($L__BB1_12))
+// b5 ($L__BB1_10), PTX lines 255-255; divergent, reconverges at block 12 (b6 ($L__BB1_12))
 func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x0)
-	// PTX lines 251: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 255: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 251: setp.ne.s32
+		// 255: setp.ne.s32
 		w.P[5] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p5 := w.P[5]
 		p5n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 251: setp.ne.s32
+				// 255: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9676,7 +10727,7 @@ func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 251: setp.ne.s32
+				// 255: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -9691,7 +10742,7 @@ func reduceOkBlock11(w *runtime.Warp, m uint32, budget int) {
 }
 
 // reduceOkBlock15 runs block 15 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 190-193
+// b8, PTX lines 194-197
 func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
@@ -9707,8 +10758,8 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 190: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:190")
+	// PTX line 194: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:194")
 	w.CheckMem(checkSites[24], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9719,13 +10770,13 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 191: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:191")
-	// PTX lines 192: lane-local, one loop over the lanes
+	// PTX line 195: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r14, r12, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:195")
+	// PTX lines 196: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 192: add.f32
+				// 196: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r14[l])) + math.Float32frombits(uint32(r13[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9734,7 +10785,7 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 192: add.f32
+				// 196: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r14[l])) + math.Float32frombits(uint32(r13[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9752,12 +10803,12 @@ func reduceOkBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 193: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:193")
+	// PTX line 197: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r15, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:197")
 }
 
 // reduceOkBlock16 runs block 16 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 203-206
+// b9, PTX lines 207-210
 func reduceOkBlock16(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r16 := w.Reg(16)
@@ -9773,8 +10824,8 @@ func reduceOkBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 203: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:203")
+	// PTX line 207: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r16, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:207")
 	w.CheckMem(checkSites[27], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9785,13 +10836,13 @@ func reduceOkBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 204: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:204")
-	// PTX lines 205: lane-local, one loop over the lanes
+	// PTX line 208: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r17, r12, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:208")
+	// PTX lines 209: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 205: add.f32
+				// 209: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r16[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9800,7 +10851,7 @@ func reduceOkBlock16(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 205: add.f32
+				// 209: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r16[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9818,12 +10869,12 @@ func reduceOkBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 206: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:206")
+	// PTX line 210: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r18, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:210")
 }
 
 // reduceOkBlock17 runs block 17 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 216-219
+// b10, PTX lines 220-223
 func reduceOkBlock17(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r19 := w.Reg(19)
@@ -9839,8 +10890,8 @@ func reduceOkBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 216: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:216")
+	// PTX line 220: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r19, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:220")
 	w.CheckMem(checkSites[30], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9851,13 +10902,13 @@ func reduceOkBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 217: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:217")
-	// PTX lines 218: lane-local, one loop over the lanes
+	// PTX line 221: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r20, r12, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:221")
+	// PTX lines 222: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 218: add.f32
+				// 222: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r19[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9866,7 +10917,7 @@ func reduceOkBlock17(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 218: add.f32
+				// 222: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r19[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9884,12 +10935,12 @@ func reduceOkBlock17(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 219: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:219")
+	// PTX line 223: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r21, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:223")
 }
 
 // reduceOkBlock18 runs block 18 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 229-232
+// b11, PTX lines 233-236
 func reduceOkBlock18(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r22 := w.Reg(22)
@@ -9905,8 +10956,8 @@ func reduceOkBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 229: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:229")
+	// PTX line 233: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r22, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:233")
 	w.CheckMem(checkSites[33], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9917,13 +10968,13 @@ func reduceOkBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 230: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:230")
-	// PTX lines 231: lane-local, one loop over the lanes
+	// PTX line 234: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r23, r12, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:234")
+	// PTX lines 235: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 231: add.f32
+				// 235: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r22[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9932,7 +10983,7 @@ func reduceOkBlock18(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 231: add.f32
+				// 235: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r23[l])) + math.Float32frombits(uint32(r22[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9950,12 +11001,12 @@ func reduceOkBlock18(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 232: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:232")
+	// PTX line 236: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r24, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:236")
 }
 
 // reduceOkBlock19 runs block 19 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 242-245
+// b12, PTX lines 246-249
 func reduceOkBlock19(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r25 := w.Reg(25)
@@ -9971,8 +11022,8 @@ func reduceOkBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 242: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:242")
+	// PTX line 246: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r25, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:246")
 	w.CheckMem(checkSites[36], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -9983,13 +11034,13 @@ func reduceOkBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 243: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:243")
-	// PTX lines 244: lane-local, one loop over the lanes
+	// PTX line 247: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r26, r12, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:247")
+	// PTX lines 248: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 244: add.f32
+				// 248: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r26[l])) + math.Float32frombits(uint32(r25[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -9998,7 +11049,7 @@ func reduceOkBlock19(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 244: add.f32
+				// 248: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r26[l])) + math.Float32frombits(uint32(r25[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -10016,12 +11067,12 @@ func reduceOkBlock19(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 245: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:245")
+	// PTX line 249: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r27, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:249")
 }
 
 // reduceOkBlock20 runs block 20 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b13, PTX lines 255-258
+// b13, PTX lines 259-262
 func reduceOkBlock20(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r29 := w.Reg(29)
@@ -10036,8 +11087,8 @@ func reduceOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 255: ld.shared.f32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:255")
+	// PTX line 259: ld.shared.f32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:259")
 	w.CheckMem(checkSites[39], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10048,13 +11099,13 @@ func reduceOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 256: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:256")
-	// PTX lines 257: lane-local, one loop over the lanes
+	// PTX line 260: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r29, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:260")
+	// PTX lines 261: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 257: add.f32
+				// 261: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r29[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -10063,7 +11114,7 @@ func reduceOkBlock20(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 257: add.f32
+				// 261: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(u1)) + math.Float32frombits(uint32(r29[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
@@ -10081,12 +11132,12 @@ func reduceOkBlock20(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 258: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:258")
+	// PTX line 262: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r30, r12, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:262")
 }
 
 // reduceOkBlock21 runs block 21 of kernel reduce_ok for the lanes m (budget 0: counting statistics).
-// b14, PTX lines 267-272
+// b14, PTX lines 271-276
 func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -10094,18 +11145,18 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 	r32 := w.Reg(32)
 	r34 := w.Reg(34)
 	k0 := uint64(0x4)
-	// PTX lines 267: lane-local, one loop over the lanes
+	// PTX lines 271: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 267: cvta.to.global.u64
+				// 271: cvta.to.global.u64
 				v1 := uint64(r1[l])
 				r31[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 267: cvta.to.global.u64
+				// 271: cvta.to.global.u64
 				v1 := uint64(r1[l])
 				r31[l] = v1
 			}
@@ -10121,25 +11172,25 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 269: ld.shared.f32
-	u2 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:269")
+	// PTX line 273: ld.shared.f32
+	u2 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:273")
 	runtime.Broadcast(r32, m, u2)
-	// PTX lines 270, 271: lane-local, one loop over the lanes
+	// PTX lines 274, 275: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 270: mul.wide.u32
+				// 274: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 271: add.s64
+				// 275: add.s64
 				v4 := uint64(uint64(r31[l]) + uint64(v3))
 				r34[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 270: mul.wide.u32
+				// 274: mul.wide.u32
 				v3 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 271: add.s64
+				// 275: add.s64
 				v4 := uint64(uint64(r31[l]) + uint64(v3))
 				r34[l] = v4
 			}
@@ -10155,8 +11206,8 @@ func reduceOkBlock21(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 272: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r32, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:272")
+	// PTX line 276: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r32, r34, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:276")
 	_ = u2
 }
 
@@ -10180,7 +11231,7 @@ func warpReduceNosyncRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 292-304; bar.sync at line 306
+		// b0, PTX lines 296-308; bar.sync at line 310
 		warpReduceNosyncBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10189,7 +11240,7 @@ block0:
 	}
 block1:
 	{
-		// b0, PTX lines 308-308; divergent, reconverges at block 2 (b1 ($L__BB2_2))
+		// b0, PTX lines 312-312; divergent, reconverges at block 2 (b1 ($L__BB2_2))
 		warpReduceNosyncBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10223,7 +11274,7 @@ block1:
 	}
 block2:
 	{
-		// b1 ($L__BB2_2), PTX lines 344-344; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+		// b1 ($L__BB2_2), PTX lines 348-348; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 		warpReduceNosyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10257,12 +11308,12 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB2_4), PTX line 354; ret
+		// b2 ($L__BB2_4), PTX line 358; ret
 		return pc, budget
 	}
 block4:
 	{
-		// b3, PTX lines 312-340
+		// b3, PTX lines 316-344
 		warpReduceNosyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10275,7 +11326,7 @@ block4:
 	}
 block5:
 	{
-		// b4, PTX lines 348-352
+		// b4, PTX lines 352-356
 		warpReduceNosyncBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10289,7 +11340,7 @@ block5:
 }
 
 // warpReduceNosyncBlock0 runs block 0 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 292-304; bar.sync at line 306
+// b0, PTX lines 296-308; bar.sync at line 310
 func warpReduceNosyncBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -10308,12 +11359,12 @@ func warpReduceNosyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 292: ld.param.u64
+	// PTX line 296: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:292")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:296")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10324,39 +11375,39 @@ func warpReduceNosyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 293: ld.param.u64
+	// PTX line 297: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:293")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:297")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 296: cvta.to.global.u64, warp-uniform
+	// PTX line 300: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	// PTX lines 295, 298, 299: lane-local, one loop over the lanes
+	// PTX lines 299, 302, 303: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 295: mov.u32
+				// 299: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 298: mul.wide.u32
+				// 302: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 299: add.s64
+				// 303: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				r5[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 295: mov.u32
+				// 299: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 298: mul.wide.u32
+				// 302: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 299: add.s64
+				// 303: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				r5[l] = v6
 			}
@@ -10372,26 +11423,26 @@ func warpReduceNosyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 300: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:300")
-	// PTX line 302: mov.u32, warp-uniform
+	// PTX line 304: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:304")
+	// PTX line 306: mov.u32, warp-uniform
 	u8 := uint64(k2)
-	// PTX lines 301, 303: lane-local, one loop over the lanes
+	// PTX lines 305, 307: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 301: shl.b32
+				// 305: shl.b32
 				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				// 303: add.s32
+				// 307: add.s32
 				v9 := uint64(uint32(u8) + uint32(v7))
 				r9[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 301: shl.b32
+				// 305: shl.b32
 				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				// 303: add.s32
+				// 307: add.s32
 				v9 := uint64(uint32(u8) + uint32(v7))
 				r9[l] = v9
 			}
@@ -10407,26 +11458,26 @@ func warpReduceNosyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 304: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r6, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:304")
+	// PTX line 308: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:308")
 	_ = u2
 }
 
 // warpReduceNosyncBlock1 runs block 1 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 308-308; divergent, reconverges at block 2 (b1 ($L__BB2_2))
+// b0, PTX lines 312-312; divergent, reconverges at block 2 (b1 ($L__BB2_2))
 func warpReduceNosyncBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1f)
-	// PTX lines 308: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 312: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 308: setp.gt.u32
+		// 312: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 308: setp.gt.u32
+				// 312: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10438,7 +11489,7 @@ func warpReduceNosyncBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 308: setp.gt.u32
+				// 312: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10453,20 +11504,20 @@ func warpReduceNosyncBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceNosyncBlock2 runs block 2 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB2_2), PTX lines 344-344; divergent, reconverges at block 3 (b2 ($L__BB2_4))
+// b1 ($L__BB2_2), PTX lines 348-348; divergent, reconverges at block 3 (b2 ($L__BB2_4))
 func warpReduceNosyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 344: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 348: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r2[31]))-int64(int32(r2[0])) == 31 && w.TidLinear {
-		// 344: setp.ne.s32
+		// 348: setp.ne.s32
 		w.P[1] = runtime.StepMask(int64(int32(r2[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 344: setp.ne.s32
+				// 348: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10478,7 +11529,7 @@ func warpReduceNosyncBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 344: setp.ne.s32
+				// 348: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -10493,7 +11544,7 @@ func warpReduceNosyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceNosyncBlock4 runs block 4 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 312-340
+// b3, PTX lines 316-344
 func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -10524,8 +11575,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 312: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:312")
+	// PTX line 316: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:316")
 	w.CheckMem(checkSites[46], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10536,20 +11587,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 313: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:313")
-	// PTX lines 314: lane-local, one loop over the lanes
+	// PTX line 317: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:317")
+	// PTX lines 318: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 314: add.s32
+				// 318: add.s32
 				v1 := uint64(uint32(r10[l]) + uint32(r11[l]))
 				r12[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 314: add.s32
+				// 318: add.s32
 				v1 := uint64(uint32(r10[l]) + uint32(r11[l]))
 				r12[l] = v1
 			}
@@ -10565,8 +11616,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 315: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:315")
+	// PTX line 319: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r12, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:319")
 	w.CheckMem(checkSites[48], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10577,8 +11628,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 317: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:317")
+	// PTX line 321: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:321")
 	w.CheckMem(checkSites[49], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10589,20 +11640,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 318: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r9, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:318")
-	// PTX lines 319: lane-local, one loop over the lanes
+	// PTX line 322: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r14, r9, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:322")
+	// PTX lines 323: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 319: add.s32
+				// 323: add.s32
 				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
 				r15[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 319: add.s32
+				// 323: add.s32
 				v2 := uint64(uint32(r13[l]) + uint32(r14[l]))
 				r15[l] = v2
 			}
@@ -10618,8 +11669,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 320: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r15, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:320")
+	// PTX line 324: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r15, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:324")
 	w.CheckMem(checkSites[51], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10630,8 +11681,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 322: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r16, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:322")
+	// PTX line 326: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r16, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:326")
 	w.CheckMem(checkSites[52], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10642,20 +11693,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 323: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r9, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:323")
-	// PTX lines 324: lane-local, one loop over the lanes
+	// PTX line 327: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r17, r9, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:327")
+	// PTX lines 328: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 324: add.s32
+				// 328: add.s32
 				v3 := uint64(uint32(r16[l]) + uint32(r17[l]))
 				r18[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 324: add.s32
+				// 328: add.s32
 				v3 := uint64(uint32(r16[l]) + uint32(r17[l]))
 				r18[l] = v3
 			}
@@ -10671,8 +11722,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 325: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r18, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:325")
+	// PTX line 329: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r18, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:329")
 	w.CheckMem(checkSites[54], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10683,8 +11734,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 327: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:327")
+	// PTX line 331: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r19, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:331")
 	w.CheckMem(checkSites[55], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10695,20 +11746,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 328: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r20, r9, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:328")
-	// PTX lines 329: lane-local, one loop over the lanes
+	// PTX line 332: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r20, r9, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:332")
+	// PTX lines 333: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 329: add.s32
+				// 333: add.s32
 				v4 := uint64(uint32(r19[l]) + uint32(r20[l]))
 				r21[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 329: add.s32
+				// 333: add.s32
 				v4 := uint64(uint32(r19[l]) + uint32(r20[l]))
 				r21[l] = v4
 			}
@@ -10724,8 +11775,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 330: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r21, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:330")
+	// PTX line 334: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r21, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:334")
 	w.CheckMem(checkSites[57], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10736,8 +11787,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 332: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:332")
+	// PTX line 336: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r22, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:336")
 	w.CheckMem(checkSites[58], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10748,20 +11799,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 333: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r23, r9, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:333")
-	// PTX lines 334: lane-local, one loop over the lanes
+	// PTX line 337: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r23, r9, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:337")
+	// PTX lines 338: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 334: add.s32
+				// 338: add.s32
 				v5 := uint64(uint32(r22[l]) + uint32(r23[l]))
 				r24[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 334: add.s32
+				// 338: add.s32
 				v5 := uint64(uint32(r22[l]) + uint32(r23[l]))
 				r24[l] = v5
 			}
@@ -10777,8 +11828,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 335: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r24, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:335")
+	// PTX line 339: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r24, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:339")
 	w.CheckMem(checkSites[60], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10789,8 +11840,8 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 337: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r25, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:337")
+	// PTX line 341: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r25, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:341")
 	w.CheckMem(checkSites[61], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -10801,20 +11852,20 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 338: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r26, r9, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:338")
-	// PTX lines 339: lane-local, one loop over the lanes
+	// PTX line 342: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r26, r9, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:342")
+	// PTX lines 343: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 339: add.s32
+				// 343: add.s32
 				v6 := uint64(uint32(r25[l]) + uint32(r26[l]))
 				r27[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 339: add.s32
+				// 343: add.s32
 				v6 := uint64(uint32(r25[l]) + uint32(r26[l]))
 				r27[l] = v6
 			}
@@ -10830,12 +11881,12 @@ func warpReduceNosyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 340: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r27, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:340")
+	// PTX line 344: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r27, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:344")
 }
 
 // warpReduceNosyncBlock5 runs block 5 of kernel warp_reduce_nosync for the lanes m (budget 0: counting statistics).
-// b4, PTX lines 348-352
+// b4, PTX lines 352-356
 func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r28 := w.Reg(28)
@@ -10850,21 +11901,21 @@ func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 348: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:348")
+	// PTX line 352: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:352")
 	runtime.Broadcast(r28, m, u1)
-	// PTX lines 350: lane-local, one loop over the lanes
+	// PTX lines 354: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 350: cvta.to.global.u64
+				// 354: cvta.to.global.u64
 				v2 := uint64(r1[l])
 				r29[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 350: cvta.to.global.u64
+				// 354: cvta.to.global.u64
 				v2 := uint64(r1[l])
 				r29[l] = v2
 			}
@@ -10880,8 +11931,8 @@ func warpReduceNosyncBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 352: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r28, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:352")
+	// PTX line 356: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r28, r29, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:356")
 	_ = u1
 }
 
@@ -10928,7 +11979,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 372-384; bar.sync at line 386
+		// b0, PTX lines 376-388; bar.sync at line 390
 		warpReduceSyncBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10937,7 +11988,7 @@ block0:
 	}
 block1:
 	{
-		// b0, PTX lines 388-388; divergent, reconverges at block 2 (b1 ($L__BB3_2))
+		// b0, PTX lines 392-392; divergent, reconverges at block 2 (b1 ($L__BB3_2))
 		warpReduceSyncBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10964,7 +12015,7 @@ block1:
 	}
 block2:
 	{
-		// b1 ($L__BB3_2), PTX lines 458-458; divergent, reconverges at block 3 (b2 ($L__BB3_4))
+		// b1 ($L__BB3_2), PTX lines 462-462; divergent, reconverges at block 3 (b2 ($L__BB3_4))
 		warpReduceSyncBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -10998,12 +12049,12 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB3_4), PTX line 468; ret
+		// b2 ($L__BB3_4), PTX line 472; ret
 		return pc, budget
 	}
 block4:
 	{
-		// b3, PTX lines 392-394; the lanes wait here for those bar.warp.sync at line 397 names
+		// b3, PTX lines 396-398; the lanes wait here for those bar.warp.sync at line 401 names
 		warpReduceSyncBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11012,7 +12063,7 @@ block4:
 	}
 block5:
 	{
-		// b3, PTX lines 397-399; the lanes wait here for those bar.warp.sync at line 402 names
+		// b3, PTX lines 401-403; the lanes wait here for those bar.warp.sync at line 406 names
 		warpReduceSyncBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11021,7 +12072,7 @@ block5:
 	}
 block6:
 	{
-		// b3, PTX lines 402-405; the lanes wait here for those bar.warp.sync at line 408 names
+		// b3, PTX lines 406-409; the lanes wait here for those bar.warp.sync at line 412 names
 		warpReduceSyncBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11030,7 +12081,7 @@ block6:
 	}
 block7:
 	{
-		// b3, PTX lines 408-410; the lanes wait here for those bar.warp.sync at line 413 names
+		// b3, PTX lines 412-414; the lanes wait here for those bar.warp.sync at line 417 names
 		warpReduceSyncBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11039,7 +12090,7 @@ block7:
 	}
 block8:
 	{
-		// b3, PTX lines 413-416; the lanes wait here for those bar.warp.sync at line 419 names
+		// b3, PTX lines 417-420; the lanes wait here for those bar.warp.sync at line 423 names
 		warpReduceSyncBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11048,7 +12099,7 @@ block8:
 	}
 block9:
 	{
-		// b3, PTX lines 419-421; the lanes wait here for those bar.warp.sync at line 424 names
+		// b3, PTX lines 423-425; the lanes wait here for those bar.warp.sync at line 428 names
 		warpReduceSyncBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11057,7 +12108,7 @@ block9:
 	}
 block10:
 	{
-		// b3, PTX lines 424-427; the lanes wait here for those bar.warp.sync at line 430 names
+		// b3, PTX lines 428-431; the lanes wait here for those bar.warp.sync at line 434 names
 		warpReduceSyncBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11066,7 +12117,7 @@ block10:
 	}
 block11:
 	{
-		// b3, PTX lines 430-432; the lanes wait here for those bar.warp.sync at line 435 names
+		// b3, PTX lines 434-436; the lanes wait here for those bar.warp.sync at line 439 names
 		warpReduceSyncBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11075,7 +12126,7 @@ block11:
 	}
 block12:
 	{
-		// b3, PTX lines 435-438; the lanes wait here for those bar.warp.sync at line 441 names
+		// b3, PTX lines 439-442; the lanes wait here for those bar.warp.sync at line 445 names
 		warpReduceSyncBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11084,7 +12135,7 @@ block12:
 	}
 block13:
 	{
-		// b3, PTX lines 441-443; the lanes wait here for those bar.warp.sync at line 446 names
+		// b3, PTX lines 445-447; the lanes wait here for those bar.warp.sync at line 450 names
 		warpReduceSyncBlock13(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11093,7 +12144,7 @@ block13:
 	}
 block14:
 	{
-		// b3, PTX lines 446-449; the lanes wait here for those bar.warp.sync at line 452 names
+		// b3, PTX lines 450-453; the lanes wait here for those bar.warp.sync at line 456 names
 		warpReduceSyncBlock14(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11102,7 +12153,7 @@ block14:
 	}
 block15:
 	{
-		// b3, PTX lines 452-454
+		// b3, PTX lines 456-458
 		warpReduceSyncBlock15(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11115,7 +12166,7 @@ block15:
 	}
 block16:
 	{
-		// b4, PTX lines 462-466
+		// b4, PTX lines 466-470
 		warpReduceSyncBlock16(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11129,7 +12180,7 @@ block16:
 }
 
 // warpReduceSyncBlock0 runs block 0 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 372-384; bar.sync at line 386
+// b0, PTX lines 376-388; bar.sync at line 390
 func warpReduceSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -11148,12 +12199,12 @@ func warpReduceSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 372: ld.param.u64
+	// PTX line 376: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:372")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:376")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11164,39 +12215,39 @@ func warpReduceSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 373: ld.param.u64
+	// PTX line 377: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:373")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:377")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 376: cvta.to.global.u64, warp-uniform
+	// PTX line 380: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	// PTX lines 375, 378, 379: lane-local, one loop over the lanes
+	// PTX lines 379, 382, 383: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 375: mov.u32
+				// 379: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 378: mul.wide.u32
+				// 382: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 379: add.s64
+				// 383: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				r5[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 375: mov.u32
+				// 379: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 378: mul.wide.u32
+				// 382: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 379: add.s64
+				// 383: add.s64
 				v6 := uint64(uint64(u4) + uint64(v5))
 				r5[l] = v6
 			}
@@ -11212,26 +12263,26 @@ func warpReduceSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 380: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:380")
-	// PTX line 382: mov.u32, warp-uniform
+	// PTX line 384: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r6, r5, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:384")
+	// PTX line 386: mov.u32, warp-uniform
 	u8 := uint64(k2)
-	// PTX lines 381, 383: lane-local, one loop over the lanes
+	// PTX lines 385, 387: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 381: shl.b32
+				// 385: shl.b32
 				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				// 383: add.s32
+				// 387: add.s32
 				v9 := uint64(uint32(u8) + uint32(v7))
 				r9[l] = v9
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 381: shl.b32
+				// 385: shl.b32
 				v7 := uint64(uint32(r2[l]) << uint32(k1))
-				// 383: add.s32
+				// 387: add.s32
 				v9 := uint64(uint32(u8) + uint32(v7))
 				r9[l] = v9
 			}
@@ -11247,26 +12298,26 @@ func warpReduceSyncBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 384: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r6, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:384")
+	// PTX line 388: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:388")
 	_ = u2
 }
 
 // warpReduceSyncBlock1 runs block 1 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 388-388; divergent, reconverges at block 2 (b1 ($L__BB3_2))
+// b0, PTX lines 392-392; divergent, reconverges at block 2 (b1 ($L__BB3_2))
 func warpReduceSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x1f)
-	// PTX lines 388: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 392: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 388: setp.gt.u32
+		// 392: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 388: setp.gt.u32
+				// 392: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11278,7 +12329,7 @@ func warpReduceSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 388: setp.gt.u32
+				// 392: setp.gt.u32
 				c1t := uint32(r2[l]) > uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11293,20 +12344,20 @@ func warpReduceSyncBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock2 runs block 2 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB3_2), PTX lines 458-458; divergent, reconverges at block 3 (b2 ($L__BB3_4))
+// b1 ($L__BB3_2), PTX lines 462-462; divergent, reconverges at block 3 (b2 ($L__BB3_4))
 func warpReduceSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	k0 := uint64(0x0)
-	// PTX lines 458: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 462: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r2[31]))-int64(int32(r2[0])) == 31 && w.TidLinear {
-		// 458: setp.ne.s32
+		// 462: setp.ne.s32
 		w.P[1] = runtime.StepMask(int64(int32(r2[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 458: setp.ne.s32
+				// 462: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11318,7 +12369,7 @@ func warpReduceSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 458: setp.ne.s32
+				// 462: setp.ne.s32
 				c1t := uint32(r2[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -11333,7 +12384,7 @@ func warpReduceSyncBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock4 runs block 4 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 392-394; the lanes wait here for those bar.warp.sync at line 397 names
+// b3, PTX lines 396-398; the lanes wait here for those bar.warp.sync at line 401 names
 func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -11349,8 +12400,8 @@ func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 392: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:392")
+	// PTX line 396: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r10, r9, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:396")
 	w.CheckMem(checkSites[68], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11361,20 +12412,20 @@ func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 393: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:393")
-	// PTX lines 394: lane-local, one loop over the lanes
+	// PTX line 397: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r11, r9, 0xffffffff, 0x80, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:397")
+	// PTX lines 398: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 394: add.s32
+				// 398: add.s32
 				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
 				r12[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 394: add.s32
+				// 398: add.s32
 				v1 := uint64(uint32(r11[l]) + uint32(r10[l]))
 				r12[l] = v1
 			}
@@ -11383,13 +12434,13 @@ func warpReduceSyncBlock4(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock5 runs block 5 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 397-399; the lanes wait here for those bar.warp.sync at line 402 names
+// b3, PTX lines 401-403; the lanes wait here for those bar.warp.sync at line 406 names
 func warpReduceSyncBlock5(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	w.CheckMem(checkSites[69], m)
-	// PTX line 397: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:397")
+	// PTX line 401: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:401")
 	w.CheckMem(checkSites[70], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11400,20 +12451,20 @@ func warpReduceSyncBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 399: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r12, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:399")
+	// PTX line 403: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r12, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:403")
 }
 
 // warpReduceSyncBlock6 runs block 6 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 402-405; the lanes wait here for those bar.warp.sync at line 408 names
+// b3, PTX lines 406-409; the lanes wait here for those bar.warp.sync at line 412 names
 func warpReduceSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r12 := w.Reg(12)
 	r13 := w.Reg(13)
 	r14 := w.Reg(14)
 	w.CheckMem(checkSites[71], m)
-	// PTX line 402: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:402")
+	// PTX line 406: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:406")
 	w.CheckMem(checkSites[72], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11424,20 +12475,20 @@ func warpReduceSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 404: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r9, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:404")
-	// PTX lines 405: lane-local, one loop over the lanes
+	// PTX line 408: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r9, 0xffffffff, 0x40, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:408")
+	// PTX lines 409: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 405: add.s32
+				// 409: add.s32
 				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
 				r14[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 405: add.s32
+				// 409: add.s32
 				v1 := uint64(uint32(r13[l]) + uint32(r12[l]))
 				r14[l] = v1
 			}
@@ -11446,13 +12497,13 @@ func warpReduceSyncBlock6(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock7 runs block 7 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 408-410; the lanes wait here for those bar.warp.sync at line 413 names
+// b3, PTX lines 412-414; the lanes wait here for those bar.warp.sync at line 417 names
 func warpReduceSyncBlock7(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
 	w.CheckMem(checkSites[73], m)
-	// PTX line 408: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:408")
+	// PTX line 412: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:412")
 	w.CheckMem(checkSites[74], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11463,20 +12514,20 @@ func warpReduceSyncBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 410: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r14, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:410")
+	// PTX line 414: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r14, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:414")
 }
 
 // warpReduceSyncBlock8 runs block 8 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 413-416; the lanes wait here for those bar.warp.sync at line 419 names
+// b3, PTX lines 417-420; the lanes wait here for those bar.warp.sync at line 423 names
 func warpReduceSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
 	r15 := w.Reg(15)
 	r16 := w.Reg(16)
 	w.CheckMem(checkSites[75], m)
-	// PTX line 413: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:413")
+	// PTX line 417: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:417")
 	w.CheckMem(checkSites[76], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11487,20 +12538,20 @@ func warpReduceSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 415: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r15, r9, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:415")
-	// PTX lines 416: lane-local, one loop over the lanes
+	// PTX line 419: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r15, r9, 0xffffffff, 0x20, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:419")
+	// PTX lines 420: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 416: add.s32
+				// 420: add.s32
 				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
 				r16[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 416: add.s32
+				// 420: add.s32
 				v1 := uint64(uint32(r15[l]) + uint32(r14[l]))
 				r16[l] = v1
 			}
@@ -11509,13 +12560,13 @@ func warpReduceSyncBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock9 runs block 9 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 419-421; the lanes wait here for those bar.warp.sync at line 424 names
+// b3, PTX lines 423-425; the lanes wait here for those bar.warp.sync at line 428 names
 func warpReduceSyncBlock9(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r16 := w.Reg(16)
 	w.CheckMem(checkSites[77], m)
-	// PTX line 419: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:419")
+	// PTX line 423: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:423")
 	w.CheckMem(checkSites[78], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11526,20 +12577,20 @@ func warpReduceSyncBlock9(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 421: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r16, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:421")
+	// PTX line 425: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r16, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:425")
 }
 
 // warpReduceSyncBlock10 runs block 10 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 424-427; the lanes wait here for those bar.warp.sync at line 430 names
+// b3, PTX lines 428-431; the lanes wait here for those bar.warp.sync at line 434 names
 func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r16 := w.Reg(16)
 	r17 := w.Reg(17)
 	r18 := w.Reg(18)
 	w.CheckMem(checkSites[79], m)
-	// PTX line 424: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:424")
+	// PTX line 428: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:428")
 	w.CheckMem(checkSites[80], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11550,20 +12601,20 @@ func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 426: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r9, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:426")
-	// PTX lines 427: lane-local, one loop over the lanes
+	// PTX line 430: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r17, r9, 0xffffffff, 0x10, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:430")
+	// PTX lines 431: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 427: add.s32
+				// 431: add.s32
 				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
 				r18[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 427: add.s32
+				// 431: add.s32
 				v1 := uint64(uint32(r17[l]) + uint32(r16[l]))
 				r18[l] = v1
 			}
@@ -11572,13 +12623,13 @@ func warpReduceSyncBlock10(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock11 runs block 11 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 430-432; the lanes wait here for those bar.warp.sync at line 435 names
+// b3, PTX lines 434-436; the lanes wait here for those bar.warp.sync at line 439 names
 func warpReduceSyncBlock11(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r18 := w.Reg(18)
 	w.CheckMem(checkSites[81], m)
-	// PTX line 430: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:430")
+	// PTX line 434: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:434")
 	w.CheckMem(checkSites[82], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11589,20 +12640,20 @@ func warpReduceSyncBlock11(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 432: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r18, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:432")
+	// PTX line 436: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r18, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:436")
 }
 
 // warpReduceSyncBlock12 runs block 12 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 435-438; the lanes wait here for those bar.warp.sync at line 441 names
+// b3, PTX lines 439-442; the lanes wait here for those bar.warp.sync at line 445 names
 func warpReduceSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r18 := w.Reg(18)
 	r19 := w.Reg(19)
 	r20 := w.Reg(20)
 	w.CheckMem(checkSites[83], m)
-	// PTX line 435: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:435")
+	// PTX line 439: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:439")
 	w.CheckMem(checkSites[84], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11613,20 +12664,20 @@ func warpReduceSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 437: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r19, r9, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:437")
-	// PTX lines 438: lane-local, one loop over the lanes
+	// PTX line 441: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r19, r9, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:441")
+	// PTX lines 442: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 438: add.s32
+				// 442: add.s32
 				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
 				r20[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 438: add.s32
+				// 442: add.s32
 				v1 := uint64(uint32(r19[l]) + uint32(r18[l]))
 				r20[l] = v1
 			}
@@ -11635,13 +12686,13 @@ func warpReduceSyncBlock12(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock13 runs block 13 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 441-443; the lanes wait here for those bar.warp.sync at line 446 names
+// b3, PTX lines 445-447; the lanes wait here for those bar.warp.sync at line 450 names
 func warpReduceSyncBlock13(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r20 := w.Reg(20)
 	w.CheckMem(checkSites[85], m)
-	// PTX line 441: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:441")
+	// PTX line 445: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:445")
 	w.CheckMem(checkSites[86], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11652,20 +12703,20 @@ func warpReduceSyncBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 443: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r20, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:443")
+	// PTX line 447: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r20, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:447")
 }
 
 // warpReduceSyncBlock14 runs block 14 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 446-449; the lanes wait here for those bar.warp.sync at line 452 names
+// b3, PTX lines 450-453; the lanes wait here for those bar.warp.sync at line 456 names
 func warpReduceSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r20 := w.Reg(20)
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	w.CheckMem(checkSites[87], m)
-	// PTX line 446: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:446")
+	// PTX line 450: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:450")
 	w.CheckMem(checkSites[88], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11676,20 +12727,20 @@ func warpReduceSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 448: ld.volatile.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r21, r9, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:448")
-	// PTX lines 449: lane-local, one loop over the lanes
+	// PTX line 452: ld.volatile.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r21, r9, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:452")
+	// PTX lines 453: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 449: add.s32
+				// 453: add.s32
 				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
 				r22[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 449: add.s32
+				// 453: add.s32
 				v1 := uint64(uint32(r21[l]) + uint32(r20[l]))
 				r22[l] = v1
 			}
@@ -11698,13 +12749,13 @@ func warpReduceSyncBlock14(w *runtime.Warp, m uint32, budget int) {
 }
 
 // warpReduceSyncBlock15 runs block 15 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 452-454
+// b3, PTX lines 456-458
 func warpReduceSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r22 := w.Reg(22)
 	w.CheckMem(checkSites[89], m)
-	// PTX line 452: bar.warp.sync
-	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:452")
+	// PTX line 456: bar.warp.sync
+	w.BarWarpSync(25, m, m, "testdata/sanitizer/bugs.nvcc.ptx:456")
 	w.CheckMem(checkSites[90], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -11715,12 +12766,12 @@ func warpReduceSyncBlock15(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 454: st.volatile.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r22, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:454")
+	// PTX line 458: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r22, r9, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:458")
 }
 
 // warpReduceSyncBlock16 runs block 16 of kernel warp_reduce_sync for the lanes m (budget 0: counting statistics).
-// b4, PTX lines 462-466
+// b4, PTX lines 466-470
 func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r23 := w.Reg(23)
@@ -11735,21 +12786,21 @@ func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 462: ld.volatile.shared.u32
-	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:462")
+	// PTX line 466: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:466")
 	runtime.Broadcast(r23, m, u1)
-	// PTX lines 464: lane-local, one loop over the lanes
+	// PTX lines 468: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 464: cvta.to.global.u64
+				// 468: cvta.to.global.u64
 				v2 := uint64(r1[l])
 				r24[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 464: cvta.to.global.u64
+				// 468: cvta.to.global.u64
 				v2 := uint64(r1[l])
 				r24[l] = v2
 			}
@@ -11765,8 +12816,8 @@ func warpReduceSyncBlock16(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 466: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r23, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:466")
+	// PTX line 470: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r23, r24, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:470")
 	_ = u1
 }
 
@@ -11801,7 +12852,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 487-496; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+		// b0, PTX lines 491-500; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 		histogramPlainBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11835,12 +12886,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB4_2), PTX line 504; bar.sync at line 506
+		// b1 ($L__BB4_2), PTX line 508; bar.sync at line 510
 		return pc, budget
 	}
 block2:
 	{
-		// b1 ($L__BB4_2), PTX lines 508-508; divergent, reconverges at block 4 (b3 ($L__BB4_5))
+		// b1 ($L__BB4_2), PTX lines 512-512; divergent, reconverges at block 4 (b3 ($L__BB4_5))
 		histogramPlainBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11867,7 +12918,7 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB4_4), PTX lines 519-531; divergent, reconverges at block 9 (b7)
+		// b2 ($L__BB4_4), PTX lines 523-535; divergent, reconverges at block 9 (b7)
 		histogramPlainBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11894,12 +12945,12 @@ block3:
 	}
 block4:
 	{
-		// b3 ($L__BB4_5), PTX line 534; bar.sync at line 536
+		// b3 ($L__BB4_5), PTX line 538; bar.sync at line 540
 		return pc, budget
 	}
 block5:
 	{
-		// b3 ($L__BB4_5), PTX line 534; divergent, reconverges at block 6 (b4 ($L__BB4_7))
+		// b3 ($L__BB4_5), PTX line 538; divergent, reconverges at block 6 (b4 ($L__BB4_7))
 		t := m & w.P[0]
 		if t == m {
 			if stop == 6 || budget <= 1 {
@@ -11929,12 +12980,12 @@ block5:
 	}
 block6:
 	{
-		// b4 ($L__BB4_7), PTX line 550; ret
+		// b4 ($L__BB4_7), PTX line 554; ret
 		return pc, budget
 	}
 block7:
 	{
-		// b5, PTX lines 501-502
+		// b5, PTX lines 505-506
 		histogramPlainBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11947,7 +12998,7 @@ block7:
 	}
 block8:
 	{
-		// b6, PTX lines 512-515
+		// b6, PTX lines 516-519
 		histogramPlainBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11960,7 +13011,7 @@ block8:
 	}
 block9:
 	{
-		// b7, PTX line 532
+		// b7, PTX line 536
 		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
@@ -11969,7 +13020,7 @@ block9:
 	}
 block10:
 	{
-		// b8, PTX lines 541-548
+		// b8, PTX lines 545-552
 		histogramPlainBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -11983,7 +13034,7 @@ block10:
 }
 
 // histogramPlainBlock0 runs block 0 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 487-496; divergent, reconverges at block 1 (b1 ($L__BB4_2))
+// b0, PTX lines 491-500; divergent, reconverges at block 1 (b1 ($L__BB4_2))
 func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -12004,12 +13055,12 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 487: ld.param.u64
+	// PTX line 491: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:487")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:491")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -12021,12 +13072,12 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 488: ld.param.u64
+	// PTX line 492: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:488")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:492")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -12038,15 +13089,15 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 489: ld.param.u32
+	// PTX line 493: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:489")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:493")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 491, 492, 494: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 495, 496, 498: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -12054,20 +13105,20 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 491: mov.u32
+					// 495: mov.u32
 					v4 := uint64(uint64(tid0[l]))
 					r3[l] = v4
-					// 494: shl.b32
+					// 498: shl.b32
 					v6 := uint64(uint32(v4) << uint32(k1))
 					r4[l] = v6
 				}
 				if int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
-					// 492: setp.gt.u32
+					// 496: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
 						v4 := r3[l]
-						// 492: setp.gt.u32
+						// 496: setp.gt.u32
 						c5t := uint32(v4) > uint32(k0)
 						c5 := c5t
 						c5b0 := uint32(0)
@@ -12081,10 +13132,10 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 491: mov.u32
+				// 495: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				r3[l] = v4
-				// 492: setp.gt.u32
+				// 496: setp.gt.u32
 				c5t := uint32(v4) > uint32(k0)
 				c5 := c5t
 				c5b0 := uint32(0)
@@ -12092,28 +13143,28 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 					c5b0 = 1
 				}
 				p0n |= c5b0 << l
-				// 494: shl.b32
+				// 498: shl.b32
 				v6 := uint64(uint32(v4) << uint32(k1))
 				r4[l] = v6
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 495: mov.u32, warp-uniform
+	// PTX line 499: mov.u32, warp-uniform
 	u7 := uint64(k2)
 	runtime.Broadcast(r5, m, u7)
-	// PTX lines 496: lane-local, one loop over the lanes
+	// PTX lines 500: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 496: add.s32
+				// 500: add.s32
 				v8 := uint64(uint32(u7) + uint32(r4[l]))
 				r6[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 496: add.s32
+				// 500: add.s32
 				v8 := uint64(uint32(u7) + uint32(r4[l]))
 				r6[l] = v8
 			}
@@ -12125,20 +13176,20 @@ func histogramPlainBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock2 runs block 2 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB4_2), PTX lines 508-508; divergent, reconverges at block 4 (b3 ($L__BB4_5))
+// b1 ($L__BB4_2), PTX lines 512-512; divergent, reconverges at block 4 (b3 ($L__BB4_5))
 func histogramPlainBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	// PTX lines 508: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 512: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
-		// 508: setp.ge.s32
+		// 512: setp.ge.s32
 		w.P[1] = runtime.StepMask(int64(int32(r3[0])), int64(int32(r2[0])), runtime.StepGE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 508: setp.ge.s32
+				// 512: setp.ge.s32
 				c1t := int32(r3[l]) >= int32(r2[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12150,7 +13201,7 @@ func histogramPlainBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 508: setp.ge.s32
+				// 512: setp.ge.s32
 				c1t := int32(r3[l]) >= int32(r2[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12165,7 +13216,7 @@ func histogramPlainBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock3 runs block 3 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB4_4), PTX lines 519-531; divergent, reconverges at block 9 (b7)
+// b2 ($L__BB4_4), PTX lines 523-535; divergent, reconverges at block 9 (b7)
 func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
@@ -12180,22 +13231,22 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x2)
 	k1 := uint64(0x3c)
 	k2 := uint64(0x1)
-	// PTX lines 519, 520: lane-local, one loop over the lanes
+	// PTX lines 523, 524: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 519: cvt.s64.s32
+				// 523: cvt.s64.s32
 				v1 := uint64(uint64(int32(r10[l])))
-				// 520: add.s64
+				// 524: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r12[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 519: cvt.s64.s32
+				// 523: cvt.s64.s32
 				v1 := uint64(uint64(int32(r10[l])))
-				// 520: add.s64
+				// 524: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r12[l] = v2
 			}
@@ -12211,28 +13262,28 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 521: ld.global.u8
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:521")
-	// PTX lines 522, 523, 524: lane-local, one loop over the lanes
+	// PTX line 525: ld.global.u8
+	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:525")
+	// PTX lines 526, 527, 528: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 522: shl.b32
+				// 526: shl.b32
 				v3 := uint64(uint32(r13[l]) << uint32(k0))
-				// 523: and.b32
+				// 527: and.b32
 				v4 := uint64(uint32(v3) & uint32(k1))
-				// 524: add.s32
+				// 528: add.s32
 				v5 := uint64(uint32(r5[l]) + uint32(v4))
 				r16[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 522: shl.b32
+				// 526: shl.b32
 				v3 := uint64(uint32(r13[l]) << uint32(k0))
-				// 523: and.b32
+				// 527: and.b32
 				v4 := uint64(uint32(v3) & uint32(k1))
-				// 524: add.s32
+				// 528: add.s32
 				v5 := uint64(uint32(r5[l]) + uint32(v4))
 				r16[l] = v5
 			}
@@ -12248,20 +13299,20 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 525: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r17, r16, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:525")
-	// PTX lines 526: lane-local, one loop over the lanes
+	// PTX line 529: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r17, r16, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:529")
+	// PTX lines 530: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 526: add.s32
+				// 530: add.s32
 				v6 := uint64(uint32(r17[l]) + uint32(k2))
 				r18[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 526: add.s32
+				// 530: add.s32
 				v6 := uint64(uint32(r17[l]) + uint32(k2))
 				r18[l] = v6
 			}
@@ -12277,18 +13328,18 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 527: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r18, r16, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:527")
-	// PTX lines 529, 531: lane-local, one loop over the lanes
+	// PTX line 531: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r18, r16, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:531")
+	// PTX lines 533, 535: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 529: add.s32
+				// 533: add.s32
 				v7 := uint64(uint32(r10[l]) + uint32(r8[l]))
 				r10[l] = v7
-				// 531: setp.lt.s32
+				// 535: setp.lt.s32
 				c8t := int32(v7) < int32(r2[l])
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -12300,10 +13351,10 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 529: add.s32
+				// 533: add.s32
 				v7 := uint64(uint32(r10[l]) + uint32(r8[l]))
 				r10[l] = v7
-				// 531: setp.lt.s32
+				// 535: setp.lt.s32
 				c8t := int32(v7) < int32(r2[l])
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -12318,12 +13369,12 @@ func histogramPlainBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock7 runs block 7 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b5, PTX lines 501-502
+// b5, PTX lines 505-506
 func histogramPlainBlock7(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	k0 := uint64(0x0)
-	// PTX line 501: mov.u32, warp-uniform
+	// PTX line 505: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r7, m, u1)
 	w.CheckMem(checkSites[96], m)
@@ -12336,40 +13387,40 @@ func histogramPlainBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 502: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:502")
+	// PTX line 506: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:506")
 	_ = u1
 }
 
 // histogramPlainBlock8 runs block 8 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b6, PTX lines 512-515
+// b6, PTX lines 516-519
 func histogramPlainBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	// PTX line 512: mov.u32, warp-uniform
+	// PTX line 516: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u1)
-	// PTX lines 514, 515: lane-local, one loop over the lanes
+	// PTX lines 518, 519: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 514: cvta.to.global.u64
+				// 518: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				r9[l] = v2
-				// 515: mov.u32
+				// 519: mov.u32
 				v3 := uint64(r3[l])
 				r10[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 514: cvta.to.global.u64
+				// 518: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				r9[l] = v2
-				// 515: mov.u32
+				// 519: mov.u32
 				v3 := uint64(r3[l])
 				r10[l] = v3
 			}
@@ -12379,7 +13430,7 @@ func histogramPlainBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramPlainBlock10 runs block 10 of kernel histogram_plain for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 541-548
+// b8, PTX lines 545-552
 func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -12388,26 +13439,26 @@ func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 	r22 := w.Reg(22)
 	r23 := w.Reg(23)
 	k0 := uint64(0x4)
-	// PTX lines 541, 543, 544: lane-local, one loop over the lanes
+	// PTX lines 545, 547, 548: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 541: cvta.to.global.u64
+				// 545: cvta.to.global.u64
 				v1 := uint64(r1[l])
-				// 543: mul.wide.u32
+				// 547: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 544: add.s64
+				// 548: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r21[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 541: cvta.to.global.u64
+				// 545: cvta.to.global.u64
 				v1 := uint64(r1[l])
-				// 543: mul.wide.u32
+				// 547: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 544: add.s64
+				// 548: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r21[l] = v3
 			}
@@ -12423,8 +13474,8 @@ func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 545: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r22, r6, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:545")
+	// PTX line 549: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r22, r6, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:549")
 	w.CheckMem(checkSites[98], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -12435,8 +13486,8 @@ func histogramPlainBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 548: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r23, r21, r22, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:548")
+	// PTX line 552: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r23, r21, r22, r22, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:552")
 }
 
 // histogramAtomicRun runs blocks of kernel histogram_atomic for the lanes m from block pc, following jumps and branches all of them take
@@ -12470,7 +13521,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 569-578; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+		// b0, PTX lines 573-582; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 		histogramAtomicBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12504,12 +13555,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB5_2), PTX line 586; bar.sync at line 588
+		// b1 ($L__BB5_2), PTX line 590; bar.sync at line 592
 		return pc, budget
 	}
 block2:
 	{
-		// b1 ($L__BB5_2), PTX lines 590-590; divergent, reconverges at block 4 (b3 ($L__BB5_5))
+		// b1 ($L__BB5_2), PTX lines 594-594; divergent, reconverges at block 4 (b3 ($L__BB5_5))
 		histogramAtomicBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12536,7 +13587,7 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB5_4), PTX lines 601-613; divergent, reconverges at block 9 (b7)
+		// b2 ($L__BB5_4), PTX lines 605-617; divergent, reconverges at block 9 (b7)
 		histogramAtomicBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12563,12 +13614,12 @@ block3:
 	}
 block4:
 	{
-		// b3 ($L__BB5_5), PTX line 616; bar.sync at line 618
+		// b3 ($L__BB5_5), PTX line 620; bar.sync at line 622
 		return pc, budget
 	}
 block5:
 	{
-		// b3 ($L__BB5_5), PTX line 616; divergent, reconverges at block 6 (b4 ($L__BB5_7))
+		// b3 ($L__BB5_5), PTX line 620; divergent, reconverges at block 6 (b4 ($L__BB5_7))
 		t := m & w.P[0]
 		if t == m {
 			if stop == 6 || budget <= 1 {
@@ -12598,12 +13649,12 @@ block5:
 	}
 block6:
 	{
-		// b4 ($L__BB5_7), PTX line 632; ret
+		// b4 ($L__BB5_7), PTX line 636; ret
 		return pc, budget
 	}
 block7:
 	{
-		// b5, PTX lines 583-584
+		// b5, PTX lines 587-588
 		histogramAtomicBlock7(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12616,7 +13667,7 @@ block7:
 	}
 block8:
 	{
-		// b6, PTX lines 594-597
+		// b6, PTX lines 598-601
 		histogramAtomicBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12629,7 +13680,7 @@ block8:
 	}
 block9:
 	{
-		// b7, PTX line 614
+		// b7, PTX line 618
 		if stop == 4 || budget <= 1 {
 			return pc, budget
 		}
@@ -12638,7 +13689,7 @@ block9:
 	}
 block10:
 	{
-		// b8, PTX lines 623-630
+		// b8, PTX lines 627-634
 		histogramAtomicBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -12652,7 +13703,7 @@ block10:
 }
 
 // histogramAtomicBlock0 runs block 0 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 569-578; divergent, reconverges at block 1 (b1 ($L__BB5_2))
+// b0, PTX lines 573-582; divergent, reconverges at block 1 (b1 ($L__BB5_2))
 func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -12673,12 +13724,12 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 569: ld.param.u64
+	// PTX line 573: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:569")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:573")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -12690,12 +13741,12 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 570: ld.param.u64
+	// PTX line 574: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:570")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:574")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -12707,15 +13758,15 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 571: ld.param.u32
+	// PTX line 575: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:571")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:575")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX lines 573, 574, 576: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 577, 578, 580: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -12723,20 +13774,20 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 573: mov.u32
+					// 577: mov.u32
 					v4 := uint64(uint64(tid0[l]))
 					r3[l] = v4
-					// 576: shl.b32
+					// 580: shl.b32
 					v6 := uint64(uint32(v4) << uint32(k1))
 					r4[l] = v6
 				}
 				if int64(uint32(r3[31]))-int64(uint32(r3[0])) == 31 && w.TidLinear {
-					// 574: setp.gt.u32
+					// 578: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r3[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
 						v4 := r3[l]
-						// 574: setp.gt.u32
+						// 578: setp.gt.u32
 						c5t := uint32(v4) > uint32(k0)
 						c5 := c5t
 						c5b0 := uint32(0)
@@ -12750,10 +13801,10 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 573: mov.u32
+				// 577: mov.u32
 				v4 := uint64(uint64(tid0[l]))
 				r3[l] = v4
-				// 574: setp.gt.u32
+				// 578: setp.gt.u32
 				c5t := uint32(v4) > uint32(k0)
 				c5 := c5t
 				c5b0 := uint32(0)
@@ -12761,28 +13812,28 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 					c5b0 = 1
 				}
 				p0n |= c5b0 << l
-				// 576: shl.b32
+				// 580: shl.b32
 				v6 := uint64(uint32(v4) << uint32(k1))
 				r4[l] = v6
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 577: mov.u32, warp-uniform
+	// PTX line 581: mov.u32, warp-uniform
 	u7 := uint64(k2)
 	runtime.Broadcast(r5, m, u7)
-	// PTX lines 578: lane-local, one loop over the lanes
+	// PTX lines 582: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 578: add.s32
+				// 582: add.s32
 				v8 := uint64(uint32(u7) + uint32(r4[l]))
 				r6[l] = v8
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 578: add.s32
+				// 582: add.s32
 				v8 := uint64(uint32(u7) + uint32(r4[l]))
 				r6[l] = v8
 			}
@@ -12794,20 +13845,20 @@ func histogramAtomicBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock2 runs block 2 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB5_2), PTX lines 590-590; divergent, reconverges at block 4 (b3 ($L__BB5_5))
+// b1 ($L__BB5_2), PTX lines 594-594; divergent, reconverges at block 4 (b3 ($L__BB5_5))
 func histogramAtomicBlock2(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r3 := w.Reg(3)
-	// PTX lines 590: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 594: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r3[31]))-int64(int32(r3[0])) == 31 && w.TidLinear {
-		// 590: setp.ge.s32
+		// 594: setp.ge.s32
 		w.P[1] = runtime.StepMask(int64(int32(r3[0])), int64(int32(r2[0])), runtime.StepGE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 590: setp.ge.s32
+				// 594: setp.ge.s32
 				c1t := int32(r3[l]) >= int32(r2[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12819,7 +13870,7 @@ func histogramAtomicBlock2(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 590: setp.ge.s32
+				// 594: setp.ge.s32
 				c1t := int32(r3[l]) >= int32(r2[l])
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -12834,7 +13885,7 @@ func histogramAtomicBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock3 runs block 3 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB5_4), PTX lines 601-613; divergent, reconverges at block 9 (b7)
+// b2 ($L__BB5_4), PTX lines 605-617; divergent, reconverges at block 9 (b7)
 func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
@@ -12848,22 +13899,22 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 	r23 := w.Reg(23)
 	k0 := uint64(0x2)
 	k1 := uint64(0x3c)
-	// PTX lines 601, 602: lane-local, one loop over the lanes
+	// PTX lines 605, 606: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 601: cvt.s64.s32
+				// 605: cvt.s64.s32
 				v1 := uint64(uint64(int32(r10[l])))
-				// 602: add.s64
+				// 606: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r12[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 601: cvt.s64.s32
+				// 605: cvt.s64.s32
 				v1 := uint64(uint64(int32(r10[l])))
-				// 602: add.s64
+				// 606: add.s64
 				v2 := uint64(uint64(r9[l]) + uint64(v1))
 				r12[l] = v2
 			}
@@ -12879,28 +13930,28 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 603: ld.global.u8
-	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:603")
-	// PTX lines 604, 605, 606: lane-local, one loop over the lanes
+	// PTX line 607: ld.global.u8
+	w.LoadLanes(runtime.SpaceGlobal, r13, r12, 0xffffffffffffffff, 0x0, 1, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:607")
+	// PTX lines 608, 609, 610: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 604: shl.b32
+				// 608: shl.b32
 				v3 := uint64(uint32(r13[l]) << uint32(k0))
-				// 605: and.b32
+				// 609: and.b32
 				v4 := uint64(uint32(v3) & uint32(k1))
-				// 606: add.s32
+				// 610: add.s32
 				v5 := uint64(uint32(r5[l]) + uint32(v4))
 				r16[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 604: shl.b32
+				// 608: shl.b32
 				v3 := uint64(uint32(r13[l]) << uint32(k0))
-				// 605: and.b32
+				// 609: and.b32
 				v4 := uint64(uint32(v3) & uint32(k1))
-				// 606: add.s32
+				// 610: add.s32
 				v5 := uint64(uint32(r5[l]) + uint32(v4))
 				r16[l] = v5
 			}
@@ -12916,18 +13967,18 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 609: atom.shared.add.u32
-	w.AtomLanes(runtime.SpaceShared, atomAdd32, r17, r16, r23, r23, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:609")
-	// PTX lines 611, 613: lane-local, one loop over the lanes
+	// PTX line 613: atom.shared.add.u32
+	w.AtomLanes(runtime.SpaceShared, atomAdd32, r17, r16, r23, r23, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:613")
+	// PTX lines 615, 617: lane-local, one loop over the lanes
 	{
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 611: add.s32
+				// 615: add.s32
 				v6 := uint64(uint32(r10[l]) + uint32(r8[l]))
 				r10[l] = v6
-				// 613: setp.lt.s32
+				// 617: setp.lt.s32
 				c7t := int32(v6) < int32(r2[l])
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -12939,10 +13990,10 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 611: add.s32
+				// 615: add.s32
 				v6 := uint64(uint32(r10[l]) + uint32(r8[l]))
 				r10[l] = v6
-				// 613: setp.lt.s32
+				// 617: setp.lt.s32
 				c7t := int32(v6) < int32(r2[l])
 				c7 := c7t
 				c7b0 := uint32(0)
@@ -12957,12 +14008,12 @@ func histogramAtomicBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock7 runs block 7 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b5, PTX lines 583-584
+// b5, PTX lines 587-588
 func histogramAtomicBlock7(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	k0 := uint64(0x0)
-	// PTX line 583: mov.u32, warp-uniform
+	// PTX line 587: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r7, m, u1)
 	w.CheckMem(checkSites[101], m)
@@ -12975,40 +14026,40 @@ func histogramAtomicBlock7(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 584: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:584")
+	// PTX line 588: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r6, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:588")
 	_ = u1
 }
 
 // histogramAtomicBlock8 runs block 8 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b6, PTX lines 594-597
+// b6, PTX lines 598-601
 func histogramAtomicBlock8(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r3 := w.Reg(3)
 	r8 := w.Reg(8)
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
-	// PTX line 594: mov.u32, warp-uniform
+	// PTX line 598: mov.u32, warp-uniform
 	u1 := uint64(uint64(w.NTID().X))
 	runtime.Broadcast(r8, m, u1)
-	// PTX lines 596, 597: lane-local, one loop over the lanes
+	// PTX lines 600, 601: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 596: cvta.to.global.u64
+				// 600: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				r9[l] = v2
-				// 597: mov.u32
+				// 601: mov.u32
 				v3 := uint64(r3[l])
 				r10[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 596: cvta.to.global.u64
+				// 600: cvta.to.global.u64
 				v2 := uint64(r0[l])
 				r9[l] = v2
-				// 597: mov.u32
+				// 601: mov.u32
 				v3 := uint64(r3[l])
 				r10[l] = v3
 			}
@@ -13018,7 +14069,7 @@ func histogramAtomicBlock8(w *runtime.Warp, m uint32, budget int) {
 }
 
 // histogramAtomicBlock10 runs block 10 of kernel histogram_atomic for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 623-630
+// b8, PTX lines 627-634
 func histogramAtomicBlock10(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -13027,26 +14078,26 @@ func histogramAtomicBlock10(w *runtime.Warp, m uint32, budget int) {
 	r21 := w.Reg(21)
 	r22 := w.Reg(22)
 	k0 := uint64(0x4)
-	// PTX lines 623, 625, 626: lane-local, one loop over the lanes
+	// PTX lines 627, 629, 630: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 623: cvta.to.global.u64
+				// 627: cvta.to.global.u64
 				v1 := uint64(r1[l])
-				// 625: mul.wide.u32
+				// 629: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 626: add.s64
+				// 630: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r20[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 623: cvta.to.global.u64
+				// 627: cvta.to.global.u64
 				v1 := uint64(r1[l])
-				// 625: mul.wide.u32
+				// 629: mul.wide.u32
 				v2 := uint64(uint64(uint64(uint32(r3[l])) * uint64(uint32(k0))))
-				// 626: add.s64
+				// 630: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r20[l] = v3
 			}
@@ -13062,8 +14113,8 @@ func histogramAtomicBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 627: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r21, r6, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:627")
+	// PTX line 631: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r21, r6, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:631")
 	w.CheckMem(checkSites[103], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13074,8 +14125,8 @@ func histogramAtomicBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 630: atom.global.add.u32
-	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r22, r20, r21, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:630")
+	// PTX line 634: atom.global.add.u32
+	w.AtomLanes(runtime.SpaceGlobal, atomAdd32, r22, r20, r21, r21, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:634")
 }
 
 // stencilEarlyRun runs blocks of kernel stencil_early for the lanes m from block pc, following jumps and branches all of them take
@@ -13115,7 +14166,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 652-667; divergent, reconverges at block 1 (b1 ($L__BB6_2))
+		// b0, PTX lines 656-671; divergent, reconverges at block 1 (b1 ($L__BB6_2))
 		stencilEarlyBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13149,7 +14200,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB6_2), PTX lines 673-678; divergent, reconverges at block 3 (b3 ($L__BB6_6))
+		// b1 ($L__BB6_2), PTX lines 677-682; divergent, reconverges at block 3 (b3 ($L__BB6_6))
 		stencilEarlyBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13176,7 +14227,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__BB6_5), PTX lines 689-689
+		// b2 ($L__BB6_5), PTX lines 693-693
 		stencilEarlyBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13189,7 +14240,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__BB6_6), PTX lines 693-693; divergent, reconverges at block 5 (b5 ($L__BB6_10))
+		// b3 ($L__BB6_6), PTX lines 697-697; divergent, reconverges at block 5 (b5 ($L__BB6_10))
 		stencilEarlyBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13216,7 +14267,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__BB6_9), PTX lines 705-705
+		// b4 ($L__BB6_9), PTX lines 709-709
 		stencilEarlyBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13229,7 +14280,7 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__BB6_10), PTX lines 709-711; bar.sync at line 713
+		// b5 ($L__BB6_10), PTX lines 713-715; bar.sync at line 717
 		stencilEarlyBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13238,7 +14289,7 @@ block5:
 	}
 block6:
 	{
-		// b5 ($L__BB6_10), PTX line 707; divergent, reconverges at block 7 (b6 ($L__BB6_12))
+		// b5 ($L__BB6_10), PTX line 711; divergent, reconverges at block 7 (b6 ($L__BB6_12))
 		t := m & w.P[0]
 		if t == m {
 			if stop == 7 || budget <= 1 {
@@ -13268,12 +14319,12 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB6_12), PTX line 727; ret
+		// b6 ($L__BB6_12), PTX line 731; ret
 		return pc, budget
 	}
 block8:
 	{
-		// b7, PTX lines 670-670
+		// b7, PTX lines 674-674
 		stencilEarlyBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13286,7 +14337,7 @@ block8:
 	}
 block9:
 	{
-		// b8, PTX lines 682-683; divergent, reconverges at block 2 (b2 ($L__BB6_5))
+		// b8, PTX lines 686-687; divergent, reconverges at block 2 (b2 ($L__BB6_5))
 		stencilEarlyBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13320,7 +14371,7 @@ block9:
 	}
 block10:
 	{
-		// b9, PTX lines 686-686
+		// b9, PTX lines 690-690
 		stencilEarlyBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13333,7 +14384,7 @@ block10:
 	}
 block11:
 	{
-		// b10, PTX lines 697-699; divergent, reconverges at block 4 (b4 ($L__BB6_9))
+		// b10, PTX lines 701-703; divergent, reconverges at block 4 (b4 ($L__BB6_9))
 		stencilEarlyBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13367,7 +14418,7 @@ block11:
 	}
 block12:
 	{
-		// b11, PTX lines 702-702
+		// b11, PTX lines 706-706
 		stencilEarlyBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13380,7 +14431,7 @@ block12:
 	}
 block13:
 	{
-		// b12, PTX lines 718-725
+		// b12, PTX lines 722-729
 		stencilEarlyBlock13(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -13394,7 +14445,7 @@ block13:
 }
 
 // stencilEarlyBlock0 runs block 0 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 652-667; divergent, reconverges at block 1 (b1 ($L__BB6_2))
+// b0, PTX lines 656-671; divergent, reconverges at block 1 (b1 ($L__BB6_2))
 func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -13415,12 +14466,12 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 652: ld.param.u64
+	// PTX line 656: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:652")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:656")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13431,12 +14482,12 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 653: ld.param.u64
+	// PTX line 657: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:653")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:657")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -13448,21 +14499,21 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 654: ld.param.u32
+	// PTX line 658: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:654")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:658")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 656: mov.u32, warp-uniform
+	// PTX line 660: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 657: shl.b32, warp-uniform
+	// PTX line 661: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX line 663: cvta.to.global.u64, warp-uniform
+	// PTX line 667: cvta.to.global.u64, warp-uniform
 	u9 := uint64(u1)
-	// PTX lines 658, 659, 661, 665, 666: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 662, 663, 665, 669, 670: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -13470,26 +14521,26 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 658: mov.u32
+					// 662: mov.u32
 					v6 := uint64(uint64(tid0[l]))
 					r5[l] = v6
-					// 659: add.s32
+					// 663: add.s32
 					v7 := uint64(uint32(u5) + uint32(v6))
 					r6[l] = v7
-					// 665: mul.wide.s32
+					// 669: mul.wide.s32
 					v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
 					r8[l] = v10
-					// 666: add.s64
+					// 670: add.s64
 					v11 := uint64(uint64(u9) + uint64(v10))
 					r9[l] = v11
 				}
 				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-					// 661: setp.ge.s32
+					// 665: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v7 := r6[l]
-						// 661: setp.ge.s32
+						// 665: setp.ge.s32
 						c8t := int32(v7) >= int32(u3)
 						c8 := c8t
 						c8b0 := uint32(0)
@@ -13503,13 +14554,13 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 658: mov.u32
+				// 662: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 659: add.s32
+				// 663: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
 				r6[l] = v7
-				// 661: setp.ge.s32
+				// 665: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -13517,17 +14568,17 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 					c8b0 = 1
 				}
 				p0n |= c8b0 << l
-				// 665: mul.wide.s32
+				// 669: mul.wide.s32
 				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
 				r8[l] = v10
-				// 666: add.s64
+				// 670: add.s64
 				v11 := uint64(uint64(u9) + uint64(v10))
 				r9[l] = v11
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 667: mov.f32, warp-uniform
+	// PTX line 671: mov.f32, warp-uniform
 	u12 := uint64(k2)
 	runtime.Broadcast(r10, m, u12)
 	_ = u2
@@ -13535,31 +14586,31 @@ func stencilEarlyBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock1 runs block 1 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB6_2), PTX lines 673-678; divergent, reconverges at block 3 (b3 ($L__BB6_6))
+// b1 ($L__BB6_2), PTX lines 677-682; divergent, reconverges at block 3 (b3 ($L__BB6_6))
 func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX line 674: mov.u32, warp-uniform
+	// PTX line 678: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 673, 675: lane-local, one loop over the lanes
+	// PTX lines 677, 679: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 673: shl.b32
+				// 677: shl.b32
 				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				// 675: add.s32
+				// 679: add.s32
 				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 673: shl.b32
+				// 677: shl.b32
 				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				// 675: add.s32
+				// 679: add.s32
 				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 			}
@@ -13575,18 +14626,18 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 676: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:676")
-	// PTX lines 678: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 680: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:680")
+	// PTX lines 682: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 678: setp.ne.s32
+		// 682: setp.ne.s32
 		w.P[1] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k1)), runtime.StepNE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 678: setp.ne.s32
+				// 682: setp.ne.s32
 				c4t := uint32(r5[l]) != uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -13598,7 +14649,7 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 678: setp.ne.s32
+				// 682: setp.ne.s32
 				c4t := uint32(r5[l]) != uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -13613,7 +14664,7 @@ func stencilEarlyBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock2 runs block 2 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB6_5), PTX lines 689-689
+// b2 ($L__BB6_5), PTX lines 693-693
 func stencilEarlyBlock2(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	w.CheckMem(checkSites[105], m)
@@ -13626,25 +14677,25 @@ func stencilEarlyBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 689: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:689")
+	// PTX line 693: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:693")
 }
 
 // stencilEarlyBlock3 runs block 3 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB6_6), PTX lines 693-693; divergent, reconverges at block 5 (b5 ($L__BB6_10))
+// b3 ($L__BB6_6), PTX lines 697-697; divergent, reconverges at block 5 (b5 ($L__BB6_10))
 func stencilEarlyBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3f)
-	// PTX lines 693: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 697: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 693: setp.ne.s32
+		// 697: setp.ne.s32
 		w.P[3] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 693: setp.ne.s32
+				// 697: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13656,7 +14707,7 @@ func stencilEarlyBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 693: setp.ne.s32
+				// 697: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13671,7 +14722,7 @@ func stencilEarlyBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilEarlyBlock4 runs block 4 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB6_9), PTX lines 705-705
+// b4 ($L__BB6_9), PTX lines 709-709
 func stencilEarlyBlock4(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	w.CheckMem(checkSites[106], m)
@@ -13684,12 +14735,12 @@ func stencilEarlyBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 705: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r16, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:705")
+	// PTX line 709: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r16, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:709")
 }
 
 // stencilEarlyBlock5 runs block 5 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b5 ($L__BB6_10), PTX lines 709-711; bar.sync at line 713
+// b5 ($L__BB6_10), PTX lines 713-715; bar.sync at line 717
 func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 	r13 := w.Reg(13)
 	r17 := w.Reg(17)
@@ -13704,8 +14755,8 @@ func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 709: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:709")
+	// PTX line 713: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:713")
 	w.CheckMem(checkSites[108], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -13716,12 +14767,12 @@ func stencilEarlyBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 711: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:711")
+	// PTX line 715: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:715")
 }
 
 // stencilEarlyBlock8 runs block 8 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b7, PTX lines 670-670
+// b7, PTX lines 674-674
 func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -13735,27 +14786,27 @@ func stencilEarlyBlock8(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 670: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:670")
+	// PTX line 674: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:674")
 }
 
 // stencilEarlyBlock9 runs block 9 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 682-683; divergent, reconverges at block 2 (b2 ($L__BB6_5))
+// b8, PTX lines 686-687; divergent, reconverges at block 2 (b2 ($L__BB6_5))
 func stencilEarlyBlock9(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r14 := w.Reg(14)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 682: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 686: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-		// 682: setp.lt.s32
+		// 686: setp.lt.s32
 		w.P[2] = runtime.StepMask(int64(int32(r6[0])), int64(int32(k0)), runtime.StepLT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 682: setp.lt.s32
+				// 686: setp.lt.s32
 				c1t := int32(r6[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13767,7 +14818,7 @@ func stencilEarlyBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 682: setp.lt.s32
+				// 686: setp.lt.s32
 				c1t := int32(r6[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -13779,14 +14830,14 @@ func stencilEarlyBlock9(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[2] = p2&^m | p2n
 	}
-	// PTX line 683: mov.f32, warp-uniform
+	// PTX line 687: mov.f32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r14, m, u2)
 	_ = u2
 }
 
 // stencilEarlyBlock10 runs block 10 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 686-686
+// b9, PTX lines 690-690
 func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
@@ -13800,12 +14851,12 @@ func stencilEarlyBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 686: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:686")
+	// PTX line 690: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:690")
 }
 
 // stencilEarlyBlock11 runs block 11 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 697-699; divergent, reconverges at block 4 (b4 ($L__BB6_9))
+// b10, PTX lines 701-703; divergent, reconverges at block 4 (b4 ($L__BB6_9))
 func stencilEarlyBlock11(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r6 := w.Reg(6)
@@ -13813,24 +14864,24 @@ func stencilEarlyBlock11(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 697, 698: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 701, 702: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 697: add.s32
+					// 701: add.s32
 					v1 := uint64(uint32(r6[l]) + uint32(k0))
 					r15[l] = v1
 				}
 				if int64(int32(r15[31]))-int64(int32(r15[0])) == 31 && w.TidLinear {
-					// 698: setp.ge.s32
+					// 702: setp.ge.s32
 					p4n = runtime.StepMask(int64(int32(r15[0])), int64(int32(r2[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r15[l]
-						// 698: setp.ge.s32
+						// 702: setp.ge.s32
 						c2t := int32(v1) >= int32(r2[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -13844,10 +14895,10 @@ func stencilEarlyBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 697: add.s32
+				// 701: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(k0))
 				r15[l] = v1
-				// 698: setp.ge.s32
+				// 702: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -13859,14 +14910,14 @@ func stencilEarlyBlock11(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[4] = p4&^m | p4n
 	}
-	// PTX line 699: mov.f32, warp-uniform
+	// PTX line 703: mov.f32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r16, m, u3)
 	_ = u3
 }
 
 // stencilEarlyBlock12 runs block 12 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 702-702
+// b11, PTX lines 706-706
 func stencilEarlyBlock12(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r16 := w.Reg(16)
@@ -13880,12 +14931,12 @@ func stencilEarlyBlock12(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 702: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:702")
+	// PTX line 706: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r16, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:706")
 }
 
 // stencilEarlyBlock13 runs block 13 of kernel stencil_early for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 718-725
+// b12, PTX lines 722-729
 func stencilEarlyBlock13(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r8 := w.Reg(8)
@@ -13905,15 +14956,15 @@ func stencilEarlyBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 718: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r19, r13, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:718")
-	// PTX lines 719, 720, 722, 724: lane-local, one loop over the lanes
+	// PTX line 722: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r19, r13, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:722")
+	// PTX lines 723, 724, 726, 728: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			{
 				var v1F_s [32]float32
 				for l := range 32 {
-					// 719: add.f32
+					// 723: add.f32
 					v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r19[l])))
 					v1 := uint64(math.Float32bits(v1F))
 					_ = v1F
@@ -13922,14 +14973,14 @@ func stencilEarlyBlock13(w *runtime.Warp, m uint32, budget int) {
 				}
 				for l := range 32 {
 					v1F := v1F_s[l]
-					// 720: add.f32
+					// 724: add.f32
 					v2F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + v1F)
 					v2 := uint64(math.Float32bits(v2F))
 					_ = v2F
 					r21[l] = v2
-					// 722: cvta.to.global.u64
+					// 726: cvta.to.global.u64
 					v3 := uint64(r1[l])
-					// 724: add.s64
+					// 728: add.s64
 					v4 := uint64(uint64(v3) + uint64(r8[l]))
 					r23[l] = v4
 				}
@@ -13937,19 +14988,19 @@ func stencilEarlyBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 719: add.f32
+				// 723: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r17[l])) + math.Float32frombits(uint32(r19[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
 				_ = v1
-				// 720: add.f32
+				// 724: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + v1F)
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
 				r21[l] = v2
-				// 722: cvta.to.global.u64
+				// 726: cvta.to.global.u64
 				v3 := uint64(r1[l])
-				// 724: add.s64
+				// 728: add.s64
 				v4 := uint64(uint64(v3) + uint64(r8[l]))
 				r23[l] = v4
 			}
@@ -13965,8 +15016,8 @@ func stencilEarlyBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 725: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:725")
+	// PTX line 729: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:729")
 }
 
 // stencilOkRun runs blocks of kernel stencil_ok for the lanes m from block pc, following jumps and branches all of them take
@@ -14006,7 +15057,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 747-762; divergent, reconverges at block 1 (b1 ($L__BB7_2))
+		// b0, PTX lines 751-766; divergent, reconverges at block 1 (b1 ($L__BB7_2))
 		stencilOkBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14040,7 +15091,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB7_2), PTX lines 768-773; divergent, reconverges at block 3 (b3 ($L__BB7_6))
+		// b1 ($L__BB7_2), PTX lines 772-777; divergent, reconverges at block 3 (b3 ($L__BB7_6))
 		stencilOkBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14067,7 +15118,7 @@ block1:
 	}
 block2:
 	{
-		// b2 ($L__BB7_5), PTX lines 784-784
+		// b2 ($L__BB7_5), PTX lines 788-788
 		stencilOkBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14080,7 +15131,7 @@ block2:
 	}
 block3:
 	{
-		// b3 ($L__BB7_6), PTX lines 788-788; divergent, reconverges at block 5 (b5 ($L__BB7_10))
+		// b3 ($L__BB7_6), PTX lines 792-792; divergent, reconverges at block 5 (b5 ($L__BB7_10))
 		stencilOkBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14107,7 +15158,7 @@ block3:
 	}
 block4:
 	{
-		// b4 ($L__BB7_9), PTX lines 800-800
+		// b4 ($L__BB7_9), PTX lines 804-804
 		stencilOkBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14120,12 +15171,12 @@ block4:
 	}
 block5:
 	{
-		// b5 ($L__BB7_10), PTX line 802; bar.sync at line 804
+		// b5 ($L__BB7_10), PTX line 806; bar.sync at line 808
 		return pc, budget
 	}
 block6:
 	{
-		// b5 ($L__BB7_10), PTX line 802; divergent, reconverges at block 7 (b6 ($L__BB7_12))
+		// b5 ($L__BB7_10), PTX line 806; divergent, reconverges at block 7 (b6 ($L__BB7_12))
 		t := m & w.P[0]
 		if t == m {
 			if stop == 7 || budget <= 1 {
@@ -14155,12 +15206,12 @@ block6:
 	}
 block7:
 	{
-		// b6 ($L__BB7_12), PTX line 824; ret
+		// b6 ($L__BB7_12), PTX line 828; ret
 		return pc, budget
 	}
 block8:
 	{
-		// b7, PTX lines 765-765
+		// b7, PTX lines 769-769
 		stencilOkBlock8(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14173,7 +15224,7 @@ block8:
 	}
 block9:
 	{
-		// b8, PTX lines 777-778; divergent, reconverges at block 2 (b2 ($L__BB7_5))
+		// b8, PTX lines 781-782; divergent, reconverges at block 2 (b2 ($L__BB7_5))
 		stencilOkBlock9(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14207,7 +15258,7 @@ block9:
 	}
 block10:
 	{
-		// b9, PTX lines 781-781
+		// b9, PTX lines 785-785
 		stencilOkBlock10(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14220,7 +15271,7 @@ block10:
 	}
 block11:
 	{
-		// b10, PTX lines 792-794; divergent, reconverges at block 4 (b4 ($L__BB7_9))
+		// b10, PTX lines 796-798; divergent, reconverges at block 4 (b4 ($L__BB7_9))
 		stencilOkBlock11(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14254,7 +15305,7 @@ block11:
 	}
 block12:
 	{
-		// b11, PTX lines 797-797
+		// b11, PTX lines 801-801
 		stencilOkBlock12(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14267,7 +15318,7 @@ block12:
 	}
 block13:
 	{
-		// b12, PTX lines 809-822
+		// b12, PTX lines 813-826
 		stencilOkBlock13(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14281,7 +15332,7 @@ block13:
 }
 
 // stencilOkBlock0 runs block 0 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 747-762; divergent, reconverges at block 1 (b1 ($L__BB7_2))
+// b0, PTX lines 751-766; divergent, reconverges at block 1 (b1 ($L__BB7_2))
 func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -14302,12 +15353,12 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 747: ld.param.u64
+	// PTX line 751: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:747")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:751")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -14318,12 +15369,12 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 748: ld.param.u64
+	// PTX line 752: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:748")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:752")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -14335,21 +15386,21 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 749: ld.param.u32
+	// PTX line 753: ld.param.u32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:749")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:753")
 	}
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 751: mov.u32, warp-uniform
+	// PTX line 755: mov.u32, warp-uniform
 	u4 := uint64(uint64(w.CTAID().X))
-	// PTX line 752: shl.b32, warp-uniform
+	// PTX line 756: shl.b32, warp-uniform
 	u5 := uint64(uint32(u4) << uint32(k0))
-	// PTX line 758: cvta.to.global.u64, warp-uniform
+	// PTX line 762: cvta.to.global.u64, warp-uniform
 	u9 := uint64(u1)
-	// PTX lines 753, 754, 756, 760, 761: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 757, 758, 760, 764, 765: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -14357,26 +15408,26 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 753: mov.u32
+					// 757: mov.u32
 					v6 := uint64(uint64(tid0[l]))
 					r5[l] = v6
-					// 754: add.s32
+					// 758: add.s32
 					v7 := uint64(uint32(u5) + uint32(v6))
 					r6[l] = v7
-					// 760: mul.wide.s32
+					// 764: mul.wide.s32
 					v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
 					r8[l] = v10
-					// 761: add.s64
+					// 765: add.s64
 					v11 := uint64(uint64(u9) + uint64(v10))
 					r9[l] = v11
 				}
 				if int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-					// 756: setp.ge.s32
+					// 760: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r6[0])), int64(int32(u3)), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v7 := r6[l]
-						// 756: setp.ge.s32
+						// 760: setp.ge.s32
 						c8t := int32(v7) >= int32(u3)
 						c8 := c8t
 						c8b0 := uint32(0)
@@ -14390,13 +15441,13 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 753: mov.u32
+				// 757: mov.u32
 				v6 := uint64(uint64(tid0[l]))
 				r5[l] = v6
-				// 754: add.s32
+				// 758: add.s32
 				v7 := uint64(uint32(u5) + uint32(v6))
 				r6[l] = v7
-				// 756: setp.ge.s32
+				// 760: setp.ge.s32
 				c8t := int32(v7) >= int32(u3)
 				c8 := c8t
 				c8b0 := uint32(0)
@@ -14404,17 +15455,17 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 					c8b0 = 1
 				}
 				p0n |= c8b0 << l
-				// 760: mul.wide.s32
+				// 764: mul.wide.s32
 				v10 := uint64(uint64(int64(int32(v7)) * int64(int32(k1))))
 				r8[l] = v10
-				// 761: add.s64
+				// 765: add.s64
 				v11 := uint64(uint64(u9) + uint64(v10))
 				r9[l] = v11
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	// PTX line 762: mov.f32, warp-uniform
+	// PTX line 766: mov.f32, warp-uniform
 	u12 := uint64(k2)
 	runtime.Broadcast(r10, m, u12)
 	_ = u2
@@ -14422,31 +15473,31 @@ func stencilOkBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock1 runs block 1 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB7_2), PTX lines 768-773; divergent, reconverges at block 3 (b3 ($L__BB7_6))
+// b1 ($L__BB7_2), PTX lines 772-777; divergent, reconverges at block 3 (b3 ($L__BB7_6))
 func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r10 := w.Reg(10)
 	r13 := w.Reg(13)
 	k0 := uint64(0x2)
 	k1 := uint64(0x0)
-	// PTX line 769: mov.u32, warp-uniform
+	// PTX line 773: mov.u32, warp-uniform
 	u2 := uint64(k1)
-	// PTX lines 768, 770: lane-local, one loop over the lanes
+	// PTX lines 772, 774: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 768: shl.b32
+				// 772: shl.b32
 				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				// 770: add.s32
+				// 774: add.s32
 				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 768: shl.b32
+				// 772: shl.b32
 				v1 := uint64(uint32(r5[l]) << uint32(k0))
-				// 770: add.s32
+				// 774: add.s32
 				v3 := uint64(uint32(u2) + uint32(v1))
 				r13[l] = v3
 			}
@@ -14462,18 +15513,18 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 771: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:771")
-	// PTX lines 773: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 775: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r10, r13, 0xffffffff, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:775")
+	// PTX lines 777: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 773: setp.ne.s32
+		// 777: setp.ne.s32
 		w.P[1] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k1)), runtime.StepNE)
 	} else {
 		p1 := w.P[1]
 		p1n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 773: setp.ne.s32
+				// 777: setp.ne.s32
 				c4t := uint32(r5[l]) != uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -14485,7 +15536,7 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 773: setp.ne.s32
+				// 777: setp.ne.s32
 				c4t := uint32(r5[l]) != uint32(k1)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -14500,7 +15551,7 @@ func stencilOkBlock1(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock2 runs block 2 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b2 ($L__BB7_5), PTX lines 784-784
+// b2 ($L__BB7_5), PTX lines 788-788
 func stencilOkBlock2(w *runtime.Warp, m uint32, budget int) {
 	r14 := w.Reg(14)
 	w.CheckMem(checkSites[115], m)
@@ -14513,25 +15564,25 @@ func stencilOkBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 784: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:784")
+	// PTX line 788: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r14, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:788")
 }
 
 // stencilOkBlock3 runs block 3 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b3 ($L__BB7_6), PTX lines 788-788; divergent, reconverges at block 5 (b5 ($L__BB7_10))
+// b3 ($L__BB7_6), PTX lines 792-792; divergent, reconverges at block 5 (b5 ($L__BB7_10))
 func stencilOkBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	k0 := uint64(0x3f)
-	// PTX lines 788: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 792: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r5[31]))-int64(int32(r5[0])) == 31 && w.TidLinear {
-		// 788: setp.ne.s32
+		// 792: setp.ne.s32
 		w.P[3] = runtime.StepMask(int64(int32(r5[0])), int64(int32(k0)), runtime.StepNE)
 	} else {
 		p3 := w.P[3]
 		p3n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 788: setp.ne.s32
+				// 792: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14543,7 +15594,7 @@ func stencilOkBlock3(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 788: setp.ne.s32
+				// 792: setp.ne.s32
 				c1t := uint32(r5[l]) != uint32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14558,7 +15609,7 @@ func stencilOkBlock3(w *runtime.Warp, m uint32, budget int) {
 }
 
 // stencilOkBlock4 runs block 4 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b4 ($L__BB7_9), PTX lines 800-800
+// b4 ($L__BB7_9), PTX lines 804-804
 func stencilOkBlock4(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	w.CheckMem(checkSites[116], m)
@@ -14571,12 +15622,12 @@ func stencilOkBlock4(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 800: st.shared.f32
-	w.StoreLanes(runtime.SpaceShared, r16, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:800")
+	// PTX line 804: st.shared.f32
+	w.StoreLanes(runtime.SpaceShared, r16, nil, 0, 0x104, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:804")
 }
 
 // stencilOkBlock8 runs block 8 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b7, PTX lines 765-765
+// b7, PTX lines 769-769
 func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r10 := w.Reg(10)
@@ -14590,27 +15641,27 @@ func stencilOkBlock8(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 765: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:765")
+	// PTX line 769: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r10, r9, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:769")
 }
 
 // stencilOkBlock9 runs block 9 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b8, PTX lines 777-778; divergent, reconverges at block 2 (b2 ($L__BB7_5))
+// b8, PTX lines 781-782; divergent, reconverges at block 2 (b2 ($L__BB7_5))
 func stencilOkBlock9(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r14 := w.Reg(14)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 777: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX lines 781: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r6[31]))-int64(int32(r6[0])) == 31 && w.TidLinear {
-		// 777: setp.lt.s32
+		// 781: setp.lt.s32
 		w.P[2] = runtime.StepMask(int64(int32(r6[0])), int64(int32(k0)), runtime.StepLT)
 	} else {
 		p2 := w.P[2]
 		p2n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 777: setp.lt.s32
+				// 781: setp.lt.s32
 				c1t := int32(r6[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14622,7 +15673,7 @@ func stencilOkBlock9(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 777: setp.lt.s32
+				// 781: setp.lt.s32
 				c1t := int32(r6[l]) < int32(k0)
 				c1 := c1t
 				c1b0 := uint32(0)
@@ -14634,14 +15685,14 @@ func stencilOkBlock9(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[2] = p2&^m | p2n
 	}
-	// PTX line 778: mov.f32, warp-uniform
+	// PTX line 782: mov.f32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r14, m, u2)
 	_ = u2
 }
 
 // stencilOkBlock10 runs block 10 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b9, PTX lines 781-781
+// b9, PTX lines 785-785
 func stencilOkBlock10(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r14 := w.Reg(14)
@@ -14655,12 +15706,12 @@ func stencilOkBlock10(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 781: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:781")
+	// PTX line 785: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r14, r9, 0xffffffffffffffff, 0xfffffffffffffffc, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:785")
 }
 
 // stencilOkBlock11 runs block 11 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b10, PTX lines 792-794; divergent, reconverges at block 4 (b4 ($L__BB7_9))
+// b10, PTX lines 796-798; divergent, reconverges at block 4 (b4 ($L__BB7_9))
 func stencilOkBlock11(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r6 := w.Reg(6)
@@ -14668,24 +15719,24 @@ func stencilOkBlock11(w *runtime.Warp, m uint32, budget int) {
 	r16 := w.Reg(16)
 	k0 := uint64(0x1)
 	k1 := uint64(0x0)
-	// PTX lines 792, 793: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 796, 797: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p4 := w.P[4]
 		p4n := uint32(0)
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 792: add.s32
+					// 796: add.s32
 					v1 := uint64(uint32(r6[l]) + uint32(k0))
 					r15[l] = v1
 				}
 				if int64(int32(r15[31]))-int64(int32(r15[0])) == 31 && w.TidLinear {
-					// 793: setp.ge.s32
+					// 797: setp.ge.s32
 					p4n = runtime.StepMask(int64(int32(r15[0])), int64(int32(r2[0])), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v1 := r15[l]
-						// 793: setp.ge.s32
+						// 797: setp.ge.s32
 						c2t := int32(v1) >= int32(r2[l])
 						c2 := c2t
 						c2b0 := uint32(0)
@@ -14699,10 +15750,10 @@ func stencilOkBlock11(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 792: add.s32
+				// 796: add.s32
 				v1 := uint64(uint32(r6[l]) + uint32(k0))
 				r15[l] = v1
-				// 793: setp.ge.s32
+				// 797: setp.ge.s32
 				c2t := int32(v1) >= int32(r2[l])
 				c2 := c2t
 				c2b0 := uint32(0)
@@ -14714,14 +15765,14 @@ func stencilOkBlock11(w *runtime.Warp, m uint32, budget int) {
 		}
 		w.P[4] = p4&^m | p4n
 	}
-	// PTX line 794: mov.f32, warp-uniform
+	// PTX line 798: mov.f32, warp-uniform
 	u3 := uint64(k1)
 	runtime.Broadcast(r16, m, u3)
 	_ = u3
 }
 
 // stencilOkBlock12 runs block 12 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b11, PTX lines 797-797
+// b11, PTX lines 801-801
 func stencilOkBlock12(w *runtime.Warp, m uint32, budget int) {
 	r9 := w.Reg(9)
 	r16 := w.Reg(16)
@@ -14735,12 +15786,12 @@ func stencilOkBlock12(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 797: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r16, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:797")
+	// PTX line 801: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r16, r9, 0xffffffffffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:801")
 }
 
 // stencilOkBlock13 runs block 13 of kernel stencil_ok for the lanes m (budget 0: counting statistics).
-// b12, PTX lines 809-822
+// b12, PTX lines 813-826
 func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r8 := w.Reg(8)
@@ -14761,8 +15812,8 @@ func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 809: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:809")
+	// PTX line 813: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r17, r13, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:813")
 	w.CheckMem(checkSites[121], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -14773,13 +15824,13 @@ func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 811: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:811")
-	// PTX lines 813: lane-local, one loop over the lanes
+	// PTX line 815: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r18, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:815")
+	// PTX lines 817: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 813: add.f32
+				// 817: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + math.Float32frombits(uint32(r17[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -14788,7 +15839,7 @@ func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 813: add.f32
+				// 817: add.f32
 				v1F := isa.CanonF32(math.Float32frombits(uint32(r18[l])) + math.Float32frombits(uint32(r17[l])))
 				v1 := uint64(math.Float32bits(v1F))
 				_ = v1F
@@ -14806,34 +15857,34 @@ func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 815: ld.shared.f32
-	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:815")
-	// PTX lines 817, 819, 821: lane-local, one loop over the lanes
+	// PTX line 819: ld.shared.f32
+	w.LoadLanes(runtime.SpaceShared, r20, r13, 0xffffffff, 0x8, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:819")
+	// PTX lines 821, 823, 825: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 817: add.f32
+				// 821: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r19[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
 				r21[l] = v2
-				// 819: cvta.to.global.u64
+				// 823: cvta.to.global.u64
 				v3 := uint64(r1[l])
-				// 821: add.s64
+				// 825: add.s64
 				v4 := uint64(uint64(v3) + uint64(r8[l]))
 				r23[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 817: add.f32
+				// 821: add.f32
 				v2F := isa.CanonF32(math.Float32frombits(uint32(r20[l])) + math.Float32frombits(uint32(r19[l])))
 				v2 := uint64(math.Float32bits(v2F))
 				_ = v2F
 				r21[l] = v2
-				// 819: cvta.to.global.u64
+				// 823: cvta.to.global.u64
 				v3 := uint64(r1[l])
-				// 821: add.s64
+				// 825: add.s64
 				v4 := uint64(uint64(v3) + uint64(r8[l]))
 				r23[l] = v4
 			}
@@ -14849,8 +15900,8 @@ func stencilOkBlock13(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 822: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:822")
+	// PTX line 826: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r21, r23, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:826")
 }
 
 // scaleRun runs blocks of kernel scale for the lanes m from block pc, following jumps and branches all of them take
@@ -14867,7 +15918,7 @@ func scaleRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int3
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 844-854; divergent, reconverges at block 1 (b1 ($L__BB8_2))
+		// b0, PTX lines 848-858; divergent, reconverges at block 1 (b1 ($L__BB8_2))
 		scaleBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14901,12 +15952,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB8_2), PTX line 870; ret
+		// b1 ($L__BB8_2), PTX line 874; ret
 		return pc, budget
 	}
 block2:
 	{
-		// b2, PTX lines 858-868
+		// b2, PTX lines 862-872
 		scaleBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -14920,7 +15971,7 @@ block2:
 }
 
 // scaleBlock0 runs block 0 of kernel scale for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 844-854; divergent, reconverges at block 1 (b1 ($L__BB8_2))
+// b0, PTX lines 848-858; divergent, reconverges at block 1 (b1 ($L__BB8_2))
 func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -14935,12 +15986,12 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 844: ld.param.u64
+	// PTX line 848: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:844")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:848")
 	}
 	runtime.Broadcast(r0, m, u1)
 	if budget == 0 {
@@ -14952,12 +16003,12 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 845: ld.param.u64
+	// PTX line 849: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:845")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:849")
 	}
 	runtime.Broadcast(r1, m, u2)
 	if budget == 0 {
@@ -14969,12 +16020,12 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 846: ld.param.f32
+	// PTX line 850: ld.param.f32
 	var u3 uint64
 	if kp := w.KernelParams(); len(kp) >= 20 {
 		u3 = uint64(binary.LittleEndian.Uint32(kp[0x10:]))
 	} else {
-		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:846")
+		u3 = w.LoadUniform(runtime.SpaceKernelParam, 0x10, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:850")
 	}
 	runtime.Broadcast(r2, m, u3)
 	if budget == 0 {
@@ -14986,18 +16037,18 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 847: ld.param.u32
+	// PTX line 851: ld.param.u32
 	var u4 uint64
 	if kp := w.KernelParams(); len(kp) >= 24 {
 		u4 = uint64(binary.LittleEndian.Uint32(kp[0x14:]))
 	} else {
-		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:847")
+		u4 = w.LoadUniform(runtime.SpaceKernelParam, 0x14, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:851")
 	}
-	// PTX line 849: mov.u32, warp-uniform
+	// PTX line 853: mov.u32, warp-uniform
 	u5 := uint64(uint64(w.CTAID().X))
-	// PTX line 850: mov.u32, warp-uniform
+	// PTX line 854: mov.u32, warp-uniform
 	u6 := uint64(uint64(w.NTID().X))
-	// PTX lines 851, 852, 854: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 855, 856, 858: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -15006,19 +16057,19 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 851: mov.u32
+					// 855: mov.u32
 					v7 := uint64(uint64(tid0[l]))
-					// 852: mad.lo.s32
+					// 856: mad.lo.s32
 					v8 := uint64(uint32(h9 + uint32(v7)))
 					r7[l] = v8
 				}
 				if int64(int32(r7[31]))-int64(int32(r7[0])) == 31 && w.TidLinear {
-					// 854: setp.ge.s32
+					// 858: setp.ge.s32
 					p0n = runtime.StepMask(int64(int32(r7[0])), int64(int32(u4)), runtime.StepGE)
 				} else {
 					for l := range 32 {
 						v8 := r7[l]
-						// 854: setp.ge.s32
+						// 858: setp.ge.s32
 						c10t := int32(v8) >= int32(u4)
 						c10 := c10t
 						c10b0 := uint32(0)
@@ -15032,12 +16083,12 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 851: mov.u32
+				// 855: mov.u32
 				v7 := uint64(uint64(tid0[l]))
-				// 852: mad.lo.s32
+				// 856: mad.lo.s32
 				v8 := uint64(uint32(h9 + uint32(v7)))
 				r7[l] = v8
-				// 854: setp.ge.s32
+				// 858: setp.ge.s32
 				c10t := int32(v8) >= int32(u4)
 				c10 := c10t
 				c10b0 := uint32(0)
@@ -15055,7 +16106,7 @@ func scaleBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // scaleBlock2 runs block 2 of kernel scale for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 858-868
+// b2, PTX lines 862-872
 func scaleBlock2(w *runtime.Warp, m uint32, budget int) {
 	r0 := w.Reg(0)
 	r1 := w.Reg(1)
@@ -15067,28 +16118,28 @@ func scaleBlock2(w *runtime.Warp, m uint32, budget int) {
 	r12 := w.Reg(12)
 	r14 := w.Reg(14)
 	k0 := uint64(0x4)
-	// PTX lines 858, 860, 861: lane-local, one loop over the lanes
+	// PTX lines 862, 864, 865: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 858: cvta.to.global.u64
+				// 862: cvta.to.global.u64
 				v1 := uint64(r0[l])
-				// 860: mul.wide.s32
+				// 864: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
 				r9[l] = v2
-				// 861: add.s64
+				// 865: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r10[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 858: cvta.to.global.u64
+				// 862: cvta.to.global.u64
 				v1 := uint64(r0[l])
-				// 860: mul.wide.s32
+				// 864: mul.wide.s32
 				v2 := uint64(uint64(int64(int32(r7[l])) * int64(int32(k0))))
 				r9[l] = v2
-				// 861: add.s64
+				// 865: add.s64
 				v3 := uint64(uint64(v1) + uint64(v2))
 				r10[l] = v3
 			}
@@ -15104,34 +16155,34 @@ func scaleBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 862: ld.global.f32
-	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:862")
-	// PTX lines 863, 865, 867: lane-local, one loop over the lanes
+	// PTX line 866: ld.global.f32
+	w.LoadLanes(runtime.SpaceGlobal, r11, r10, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:866")
+	// PTX lines 867, 869, 871: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 863: mul.f32
+				// 867: mul.f32
 				v4F := isa.CanonF32(math.Float32frombits(uint32(r11[l])) * math.Float32frombits(uint32(r2[l])))
 				v4 := uint64(math.Float32bits(v4F))
 				_ = v4F
 				r12[l] = v4
-				// 865: cvta.to.global.u64
+				// 869: cvta.to.global.u64
 				v5 := uint64(r1[l])
-				// 867: add.s64
+				// 871: add.s64
 				v6 := uint64(uint64(v5) + uint64(r9[l]))
 				r14[l] = v6
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 863: mul.f32
+				// 867: mul.f32
 				v4F := isa.CanonF32(math.Float32frombits(uint32(r11[l])) * math.Float32frombits(uint32(r2[l])))
 				v4 := uint64(math.Float32bits(v4F))
 				_ = v4F
 				r12[l] = v4
-				// 865: cvta.to.global.u64
+				// 869: cvta.to.global.u64
 				v5 := uint64(r1[l])
-				// 867: add.s64
+				// 871: add.s64
 				v6 := uint64(uint64(v5) + uint64(r9[l]))
 				r14[l] = v6
 			}
@@ -15147,8 +16198,8 @@ func scaleBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 868: st.global.f32
-	w.StoreLanes(runtime.SpaceGlobal, r12, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:868")
+	// PTX line 872: st.global.f32
+	w.StoreLanes(runtime.SpaceGlobal, r12, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:872")
 }
 
 // sharedUninitRun runs blocks of kernel shared_uninit for the lanes m from block pc, following jumps and branches all of them take
@@ -15163,7 +16214,7 @@ func sharedUninitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 887-899; bar.sync at line 901
+		// b0, PTX lines 891-903; bar.sync at line 905
 		sharedUninitBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15172,7 +16223,7 @@ block0:
 	}
 block1:
 	{
-		// b0, PTX lines 903-907; ret
+		// b0, PTX lines 907-911; ret
 		sharedUninitBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15182,7 +16233,7 @@ block1:
 }
 
 // sharedUninitBlock0 runs block 0 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 887-899; bar.sync at line 901
+// b0, PTX lines 891-903; bar.sync at line 905
 func sharedUninitBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -15202,12 +16253,12 @@ func sharedUninitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 887: ld.param.u64
+	// PTX line 891: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:887")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:891")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15218,43 +16269,43 @@ func sharedUninitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 888: ld.param.u64
+	// PTX line 892: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:888")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:892")
 	}
-	// PTX line 890: cvta.to.global.u64, warp-uniform
+	// PTX line 894: cvta.to.global.u64, warp-uniform
 	u3 := uint64(u2)
 	runtime.Broadcast(r2, m, u3)
-	// PTX line 891: cvta.to.global.u64, warp-uniform
+	// PTX line 895: cvta.to.global.u64, warp-uniform
 	u4 := uint64(u1)
-	// PTX lines 892, 893, 894: lane-local, one loop over the lanes
+	// PTX lines 896, 897, 898: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 892: mov.u32
+				// 896: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
-				// 893: mul.wide.u32
+				// 897: mul.wide.u32
 				v6 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
 				r5[l] = v6
-				// 894: add.s64
+				// 898: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
 				r6[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 892: mov.u32
+				// 896: mov.u32
 				v5 := uint64(uint64(tid0[l]))
 				r4[l] = v5
-				// 893: mul.wide.u32
+				// 897: mul.wide.u32
 				v6 := uint64(uint64(uint64(uint32(v5)) * uint64(uint32(k0))))
 				r5[l] = v6
-				// 894: add.s64
+				// 898: add.s64
 				v7 := uint64(uint64(u4) + uint64(v6))
 				r6[l] = v7
 			}
@@ -15270,26 +16321,26 @@ func sharedUninitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 895: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:895")
-	// PTX line 897: mov.u32, warp-uniform
+	// PTX line 899: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:899")
+	// PTX line 901: mov.u32, warp-uniform
 	u9 := uint64(k2)
-	// PTX lines 896, 898: lane-local, one loop over the lanes
+	// PTX lines 900, 902: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 896: shl.b32
+				// 900: shl.b32
 				v8 := uint64(uint32(r4[l]) << uint32(k1))
-				// 898: add.s32
+				// 902: add.s32
 				v10 := uint64(uint32(u9) + uint32(v8))
 				r10[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 896: shl.b32
+				// 900: shl.b32
 				v8 := uint64(uint32(r4[l]) << uint32(k1))
-				// 898: add.s32
+				// 902: add.s32
 				v10 := uint64(uint32(u9) + uint32(v8))
 				r10[l] = v10
 			}
@@ -15305,13 +16356,13 @@ func sharedUninitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 899: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r10, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:899")
+	// PTX line 903: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r10, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:903")
 	_ = u3
 }
 
 // sharedUninitBlock1 runs block 1 of kernel shared_uninit for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 903-907; ret
+// b0, PTX lines 907-911; ret
 func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r5 := w.Reg(5)
@@ -15330,8 +16381,8 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 903: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r11, r10, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:903")
+	// PTX line 907: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r11, r10, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:907")
 	w.CheckMem(checkSites[129], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15342,26 +16393,26 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 904: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:904")
-	// PTX lines 905, 906: lane-local, one loop over the lanes
+	// PTX line 908: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:908")
+	// PTX lines 909, 910: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 905: add.s32
+				// 909: add.s32
 				v1 := uint64(uint32(r12[l]) + uint32(r11[l]))
 				r13[l] = v1
-				// 906: add.s64
+				// 910: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(r5[l]))
 				r14[l] = v2
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 905: add.s32
+				// 909: add.s32
 				v1 := uint64(uint32(r12[l]) + uint32(r11[l]))
 				r13[l] = v1
-				// 906: add.s64
+				// 910: add.s64
 				v2 := uint64(uint64(r2[l]) + uint64(r5[l]))
 				r14[l] = v2
 			}
@@ -15377,8 +16428,8 @@ func sharedUninitBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 907: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:907")
+	// PTX line 911: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r13, r14, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:911")
 }
 
 // sharedInitRun runs blocks of kernel shared_init for the lanes m from block pc, following jumps and branches all of them take
@@ -15397,7 +16448,7 @@ func sharedInitRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) 
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 925-939; divergent, reconverges at block 1 (b1 ($L__BB10_2))
+		// b0, PTX lines 929-943; divergent, reconverges at block 1 (b1 ($L__BB10_2))
 		sharedInitBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15431,12 +16482,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB10_2), PTX line 946; bar.sync at line 948
+		// b1 ($L__BB10_2), PTX line 950; bar.sync at line 952
 		return pc, budget
 	}
 block2:
 	{
-		// b1 ($L__BB10_2), PTX lines 950-958; ret
+		// b1 ($L__BB10_2), PTX lines 954-962; ret
 		sharedInitBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15445,7 +16496,7 @@ block2:
 	}
 block3:
 	{
-		// b2, PTX lines 943-944
+		// b2, PTX lines 947-948
 		sharedInitBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15459,7 +16510,7 @@ block3:
 }
 
 // sharedInitBlock0 runs block 0 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 925-939; divergent, reconverges at block 1 (b1 ($L__BB10_2))
+// b0, PTX lines 929-943; divergent, reconverges at block 1 (b1 ($L__BB10_2))
 func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r2 := w.Reg(2)
@@ -15479,12 +16530,12 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 925: ld.param.u64
+	// PTX line 929: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:925")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:929")
 	}
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15495,45 +16546,45 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 926: ld.param.u64
+	// PTX line 930: ld.param.u64
 	var u2 uint64
 	if kp := w.KernelParams(); len(kp) >= 16 {
 		u2 = uint64(binary.LittleEndian.Uint64(kp[0x8:]))
 	} else {
-		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:926")
+		u2 = w.LoadUniform(runtime.SpaceKernelParam, 0x8, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:930")
 	}
 	runtime.Broadcast(r1, m, u2)
-	// PTX line 930: cvta.to.global.u64, warp-uniform
+	// PTX line 934: cvta.to.global.u64, warp-uniform
 	u5 := uint64(u1)
-	// PTX lines 928, 929, 931, 932: lane-local, one loop over the lanes
+	// PTX lines 932, 933, 935, 936: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 928: mov.u32
+				// 932: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 929: cvt.u64.u32
+				// 933: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r3[l] = v4
-				// 931: mul.wide.u32
+				// 935: mul.wide.u32
 				v6 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 932: add.s64
+				// 936: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				r6[l] = v7
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 928: mov.u32
+				// 932: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 929: cvt.u64.u32
+				// 933: cvt.u64.u32
 				v4 := uint64(uint64(uint32(v3)))
 				r3[l] = v4
-				// 931: mul.wide.u32
+				// 935: mul.wide.u32
 				v6 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 932: add.s64
+				// 936: add.s64
 				v7 := uint64(uint64(u5) + uint64(v6))
 				r6[l] = v7
 			}
@@ -15549,26 +16600,26 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 933: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:933")
-	// PTX line 935: mov.u32, warp-uniform
+	// PTX line 937: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r7, r6, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:937")
+	// PTX line 939: mov.u32, warp-uniform
 	u9 := uint64(k2)
-	// PTX lines 934, 936: lane-local, one loop over the lanes
+	// PTX lines 938, 940: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 934: shl.b32
+				// 938: shl.b32
 				v8 := uint64(uint32(r2[l]) << uint32(k1))
-				// 936: add.s32
+				// 940: add.s32
 				v10 := uint64(uint32(u9) + uint32(v8))
 				r10[l] = v10
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 934: shl.b32
+				// 938: shl.b32
 				v8 := uint64(uint32(r2[l]) << uint32(k1))
-				// 936: add.s32
+				// 940: add.s32
 				v10 := uint64(uint32(u9) + uint32(v8))
 				r10[l] = v10
 			}
@@ -15584,18 +16635,18 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 937: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r7, r10, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:937")
-	// PTX lines 939: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 941: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r7, r10, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:941")
+	// PTX lines 943: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(int32(r2[31]))-int64(int32(r2[0])) == 31 && w.TidLinear {
-		// 939: setp.ne.s32
+		// 943: setp.ne.s32
 		w.P[0] = runtime.StepMask(int64(int32(r2[0])), int64(int32(k2)), runtime.StepNE)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 939: setp.ne.s32
+				// 943: setp.ne.s32
 				c11t := uint32(r2[l]) != uint32(k2)
 				c11 := c11t
 				c11b0 := uint32(0)
@@ -15607,7 +16658,7 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 939: setp.ne.s32
+				// 943: setp.ne.s32
 				c11t := uint32(r2[l]) != uint32(k2)
 				c11 := c11t
 				c11b0 := uint32(0)
@@ -15623,7 +16674,7 @@ func sharedInitBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // sharedInitBlock2 runs block 2 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB10_2), PTX lines 950-958; ret
+// b1 ($L__BB10_2), PTX lines 954-962; ret
 func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 	r1 := w.Reg(1)
 	r3 := w.Reg(3)
@@ -15643,8 +16694,8 @@ func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 950: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:950")
+	// PTX line 954: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r12, r10, 0xffffffff, 0x4, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:954")
 	w.CheckMem(checkSites[134], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -15655,34 +16706,34 @@ func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 951: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r10, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:951")
-	// PTX lines 952, 954, 956, 957: lane-local, one loop over the lanes
+	// PTX line 955: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r10, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:955")
+	// PTX lines 956, 958, 960, 961: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 952: add.s32
+				// 956: add.s32
 				v1 := uint64(uint32(r12[l]) + uint32(r13[l]))
 				r14[l] = v1
-				// 954: cvta.to.global.u64
+				// 958: cvta.to.global.u64
 				v2 := uint64(r1[l])
-				// 956: shl.b64
+				// 960: shl.b64
 				v3 := uint64(uint64(r3[l]) << uint32(k0))
-				// 957: add.s64
+				// 961: add.s64
 				v4 := uint64(uint64(v2) + uint64(v3))
 				r17[l] = v4
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 952: add.s32
+				// 956: add.s32
 				v1 := uint64(uint32(r12[l]) + uint32(r13[l]))
 				r14[l] = v1
-				// 954: cvta.to.global.u64
+				// 958: cvta.to.global.u64
 				v2 := uint64(r1[l])
-				// 956: shl.b64
+				// 960: shl.b64
 				v3 := uint64(uint64(r3[l]) << uint32(k0))
-				// 957: add.s64
+				// 961: add.s64
 				v4 := uint64(uint64(v2) + uint64(v3))
 				r17[l] = v4
 			}
@@ -15698,16 +16749,16 @@ func sharedInitBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 958: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:958")
+	// PTX line 962: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r14, r17, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:962")
 }
 
 // sharedInitBlock3 runs block 3 of kernel shared_init for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 943-944
+// b2, PTX lines 947-948
 func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 	r11 := w.Reg(11)
 	k0 := uint64(0x0)
-	// PTX line 943: mov.u32, warp-uniform
+	// PTX line 947: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r11, m, u1)
 	w.CheckMem(checkSites[136], m)
@@ -15720,8 +16771,8 @@ func sharedInitBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 944: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x100, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:944")
+	// PTX line 948: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r11, nil, 0, 0x100, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:948")
 	_ = u1
 }
 
@@ -15738,11 +16789,13 @@ dispatch:
 		goto block2
 	case 3:
 		goto block3
+	case 4:
+		goto block4
 	}
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 975-978; divergent, reconverges at block 1 (b1 ($L__BB11_2))
+		// b0, PTX lines 979-986; divergent, reconverges at block 1 (b1 ($L__BB11_2))
 		syncInIfBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15755,11 +16808,11 @@ block0:
 			pc, budget = 1, budget-1
 			goto block1
 		} else if t == 0 {
-			if stop == 2 || budget <= 1 {
+			if stop == 3 || budget <= 1 {
 				return pc, budget
 			}
-			pc, budget = 2, budget-1
-			goto block2
+			pc, budget = 3, budget-1
+			goto block3
 		} else {
 			if pc, m, budget = w.DivergeInline(pc, &syncInIfFunc.Blocks[0].Term, m, t, stop, budget); pc == runtime.RunDone {
 				return pc, budget
@@ -15769,12 +16822,12 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB11_2), PTX line 1000; ret
+		// b1 ($L__BB11_2), PTX line 1006; bar.sync at line 1008
 		return pc, budget
 	}
 block2:
 	{
-		// b2, PTX lines 981-989; bar.sync at line 991
+		// b1 ($L__BB11_2), PTX lines 1010-1010; ret
 		syncInIfBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -15783,8 +16836,17 @@ block2:
 	}
 block3:
 	{
-		// b2, PTX lines 993-998
+		// b2, PTX lines 991-995; bar.sync at line 997
 		syncInIfBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block4:
+	{
+		// b2, PTX lines 999-1004
+		syncInIfBlock4(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -15797,11 +16859,12 @@ block3:
 }
 
 // syncInIfBlock0 runs block 0 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 975-978; divergent, reconverges at block 1 (b1 ($L__BB11_2))
+// b0, PTX lines 979-986; divergent, reconverges at block 1 (b1 ($L__BB11_2))
 func syncInIfBlock0(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
 	k0 := uint64(0xf)
+	k1 := uint64(0x4)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -15811,15 +16874,16 @@ func syncInIfBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 975: ld.param.u64
+	// PTX line 979: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:975")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:979")
 	}
-	runtime.Broadcast(r0, m, u1)
-	// PTX lines 977, 978: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX line 981: cvta.to.global.u64, warp-uniform
+	u2 := uint64(u1)
+	// PTX lines 982, 983, 985, 986: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -15827,87 +16891,88 @@ func syncInIfBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 977: mov.u32
-					v2 := uint64(uint64(tid0[l]))
-					r1[l] = v2
+					// 982: mov.u32
+					v3 := uint64(uint64(tid0[l]))
+					r2[l] = v3
+					// 985: mul.wide.u32
+					v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
+					// 986: add.s64
+					v6 := uint64(uint64(u2) + uint64(v5))
+					r4[l] = v6
 				}
-				if int64(uint32(r1[31]))-int64(uint32(r1[0])) == 31 && w.TidLinear {
-					// 978: setp.gt.u32
-					p0n = runtime.StepMask(int64(uint32(r1[0])), int64(uint32(k0)), runtime.StepGT)
+				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
+					// 983: setp.gt.u32
+					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
-						v2 := r1[l]
-						// 978: setp.gt.u32
-						c3t := uint32(v2) > uint32(k0)
-						c3 := c3t
-						c3b0 := uint32(0)
-						if c3 {
-							c3b0 = 1
+						v3 := r2[l]
+						// 983: setp.gt.u32
+						c4t := uint32(v3) > uint32(k0)
+						c4 := c4t
+						c4b0 := uint32(0)
+						if c4 {
+							c4b0 = 1
 						}
-						p0n |= c3b0 << l
+						p0n |= c4b0 << l
 					}
 				}
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 977: mov.u32
-				v2 := uint64(uint64(tid0[l]))
-				r1[l] = v2
-				// 978: setp.gt.u32
-				c3t := uint32(v2) > uint32(k0)
-				c3 := c3t
-				c3b0 := uint32(0)
-				if c3 {
-					c3b0 = 1
+				// 982: mov.u32
+				v3 := uint64(uint64(tid0[l]))
+				r2[l] = v3
+				// 983: setp.gt.u32
+				c4t := uint32(v3) > uint32(k0)
+				c4 := c4t
+				c4b0 := uint32(0)
+				if c4 {
+					c4b0 = 1
 				}
-				p0n |= c3b0 << l
+				p0n |= c4b0 << l
+				// 985: mul.wide.u32
+				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
+				// 986: add.s64
+				v6 := uint64(uint64(u2) + uint64(v5))
+				r4[l] = v6
 			}
 		}
 		w.P[0] = p0&^m | p0n
 	}
-	_ = u1
 }
 
 // syncInIfBlock2 runs block 2 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 981-989; bar.sync at line 991
+// b1 ($L__BB11_2), PTX lines 1010-1010; ret
 func syncInIfBlock2(w *runtime.Warp, m uint32, budget int) {
-	r0 := w.Reg(0)
-	r1 := w.Reg(1)
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	w.CheckMem(checkSites[137], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1010: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r2, r4, 0xffffffffffffffff, 0x80, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1010")
+}
+
+// syncInIfBlock3 runs block 3 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 991-995; bar.sync at line 997
+func syncInIfBlock3(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
 	r8 := w.Reg(8)
-	k0 := uint64(0x4)
-	k1 := uint64(0x2)
-	k2 := uint64(0x0)
-	// PTX lines 981, 983, 984: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 981: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 983: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				// 984: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r4[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 981: cvta.to.global.u64
-				v1 := uint64(r0[l])
-				// 983: mul.wide.u32
-				v2 := uint64(uint64(uint64(uint32(r1[l])) * uint64(uint32(k0))))
-				// 984: add.s64
-				v3 := uint64(uint64(v1) + uint64(v2))
-				r4[l] = v3
-			}
-		}
-	}
-	w.CheckMem(checkSites[137], m)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	w.CheckMem(checkSites[138], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -15917,93 +16982,42 @@ func syncInIfBlock2(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 985: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:985")
-	// PTX lines 986: lane-local, one loop over the lanes
+	// PTX line 991: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:991")
+	// PTX lines 992: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 986: shl.b32
-				v4 := uint64(uint32(r1[l]) << uint32(k1))
-				r6[l] = v4
+				// 992: shl.b32
+				v1 := uint64(uint32(r2[l]) << uint32(k0))
+				r6[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 986: shl.b32
-				v4 := uint64(uint32(r1[l]) << uint32(k1))
-				r6[l] = v4
+				// 992: shl.b32
+				v1 := uint64(uint32(r2[l]) << uint32(k0))
+				r6[l] = v1
 			}
 		}
 	}
-	// PTX line 987: mov.u32, warp-uniform
-	u5 := uint64(k2)
-	runtime.Broadcast(r7, m, u5)
-	// PTX lines 988: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 988: add.s32
-				v6 := uint64(uint32(u5) + uint32(r6[l]))
-				r8[l] = v6
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 988: add.s32
-				v6 := uint64(uint32(u5) + uint32(r6[l]))
-				r8[l] = v6
-			}
-		}
-	}
-	w.CheckMem(checkSites[138], m)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 4,
-			Guard: -1,
-			Kind:  runtime.MemStore,
-			Space: runtime.MemShared,
-		}, m)
-	}
-	// PTX line 989: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r8, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:989")
-}
-
-// syncInIfBlock3 runs block 3 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 993-998
-func syncInIfBlock3(w *runtime.Warp, m uint32, budget int) {
-	r1 := w.Reg(1)
-	r4 := w.Reg(4)
-	r7 := w.Reg(7)
-	r12 := w.Reg(12)
-	r13 := w.Reg(13)
-	k0 := uint64(0xf)
-	k1 := uint64(0x2)
 	// PTX line 993: mov.u32, warp-uniform
-	u1 := uint64(k0)
-	// PTX lines 994, 995, 996: lane-local, one loop over the lanes
+	u2 := uint64(k1)
+	runtime.Broadcast(r7, m, u2)
+	// PTX lines 994: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 994: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r1[l]))
-				// 995: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				// 996: add.s32
-				v4 := uint64(uint32(r7[l]) + uint32(v3))
-				r12[l] = v4
+				// 994: add.s32
+				v3 := uint64(uint32(u2) + uint32(r6[l]))
+				r8[l] = v3
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 994: sub.s32
-				v2 := uint64(uint32(u1) - uint32(r1[l]))
-				// 995: shl.b32
-				v3 := uint64(uint32(v2) << uint32(k1))
-				// 996: add.s32
-				v4 := uint64(uint32(r7[l]) + uint32(v3))
-				r12[l] = v4
+				// 994: add.s32
+				v3 := uint64(uint32(u2) + uint32(r6[l]))
+				r8[l] = v3
 			}
 		}
 	}
@@ -16013,13 +17027,64 @@ func syncInIfBlock3(w *runtime.Warp, m uint32, budget int) {
 			Base:  -1,
 			Bytes: 4,
 			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 995: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, r8, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:995")
+}
+
+// syncInIfBlock4 runs block 4 of kernel sync_in_if for the lanes m (budget 0: counting statistics).
+// b2, PTX lines 999-1004
+func syncInIfBlock4(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r7 := w.Reg(7)
+	r12 := w.Reg(12)
+	r13 := w.Reg(13)
+	k0 := uint64(0xf)
+	k1 := uint64(0x2)
+	// PTX line 999: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	// PTX lines 1000, 1001, 1002: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1000: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1001: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				// 1002: add.s32
+				v4 := uint64(uint32(r7[l]) + uint32(v3))
+				r12[l] = v4
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1000: sub.s32
+				v2 := uint64(uint32(u1) - uint32(r2[l]))
+				// 1001: shl.b32
+				v3 := uint64(uint32(v2) << uint32(k1))
+				// 1002: add.s32
+				v4 := uint64(uint32(r7[l]) + uint32(v3))
+				r12[l] = v4
+			}
+		}
+	}
+	w.CheckMem(checkSites[140], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
 			Kind:  runtime.MemLoad,
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 997: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:997")
-	w.CheckMem(checkSites[140], m)
+	// PTX line 1003: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r13, r12, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1003")
+	w.CheckMem(checkSites[141], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16029,8 +17094,8 @@ func syncInIfBlock3(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 998: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:998")
+	// PTX line 1004: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r13, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1004")
 }
 
 // syncOutsideIfRun runs blocks of kernel sync_outside_if for the lanes m from block pc, following jumps and branches all of them take
@@ -16049,11 +17114,13 @@ func syncOutsideIfRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget in
 		goto block4
 	case 5:
 		goto block5
+	case 6:
+		goto block6
 	}
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 1017-1024; divergent, reconverges at block 1 (b1 ($L__BB12_2))
+		// b0, PTX lines 1027-1034; divergent, reconverges at block 1 (b1 ($L__BB12_2))
 		syncOutsideIfBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16065,41 +17132,6 @@ block0:
 			}
 			pc, budget = 1, budget-1
 			goto block1
-		} else if t == 0 {
-			if stop == 4 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 4, budget-1
-			goto block4
-		} else {
-			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
-			if budget <= 2 || stop == 4 {
-				return pc, budget
-			}
-			syncOutsideIfBlock4(w, m&^t, budget)
-			pc, budget = 4, budget-1
-			if stop == 1 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 1, budget-1
-			goto block1
-		}
-	}
-block1:
-	{
-		// b1 ($L__BB12_2), PTX line 1035; bar.sync at line 1037
-		return pc, budget
-	}
-block2:
-	{
-		// b1 ($L__BB12_2), PTX line 1035; divergent, reconverges at block 3 (b2 ($L__BB12_4))
-		t := m & w.P[0]
-		if t == m {
-			if stop == 3 || budget <= 1 {
-				return pc, budget
-			}
-			pc, budget = 3, budget-1
-			goto block3
 		} else if t == 0 {
 			if stop == 5 || budget <= 1 {
 				return pc, budget
@@ -16113,6 +17145,41 @@ block2:
 			}
 			syncOutsideIfBlock5(w, m&^t, budget)
 			pc, budget = 5, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB12_2), PTX line 1045; bar.sync at line 1047
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB12_2), PTX line 1045; divergent, reconverges at block 3 (b2 ($L__BB12_4))
+		t := m & w.P[0]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 6 {
+				return pc, budget
+			}
+			syncOutsideIfBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-1
 			if stop == 3 || budget <= 1 {
 				return pc, budget
 			}
@@ -16122,13 +17189,22 @@ block2:
 	}
 block3:
 	{
-		// b2 ($L__BB12_4), PTX line 1050; ret
+		// b2 ($L__BB12_4), PTX line 1060; bar.sync at line 1062
 		return pc, budget
 	}
 block4:
 	{
-		// b3, PTX lines 1029-1033
+		// b2 ($L__BB12_4), PTX lines 1064-1064; ret
 		syncOutsideIfBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block5:
+	{
+		// b3, PTX lines 1039-1043
+		syncOutsideIfBlock5(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -16138,10 +17214,10 @@ block4:
 		pc, budget = 1, budget-1
 		goto block1
 	}
-block5:
+block6:
 	{
-		// b4, PTX lines 1042-1048
-		syncOutsideIfBlock5(w, m, budget)
+		// b4, PTX lines 1052-1058
+		syncOutsideIfBlock6(w, m, budget)
 		if budget == 0 {
 			return pc, 0
 		}
@@ -16154,7 +17230,7 @@ block5:
 }
 
 // syncOutsideIfBlock0 runs block 0 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 1017-1024; divergent, reconverges at block 1 (b1 ($L__BB12_2))
+// b0, PTX lines 1027-1034; divergent, reconverges at block 1 (b1 ($L__BB12_2))
 func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -16169,16 +17245,16 @@ func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1017: ld.param.u64
+	// PTX line 1027: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1017")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1027")
 	}
-	// PTX line 1019: cvta.to.global.u64, warp-uniform
+	// PTX line 1029: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 1020, 1021, 1023, 1024: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	// PTX lines 1030, 1031, 1033, 1034: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
 	{
 		p0 := w.P[0]
 		tid0 := &w.Tid[0]
@@ -16186,22 +17262,22 @@ func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 		if m == 0xffffffff {
 			{
 				for l := range 32 {
-					// 1020: mov.u32
+					// 1030: mov.u32
 					v3 := uint64(uint64(tid0[l]))
 					r2[l] = v3
-					// 1023: mul.wide.u32
+					// 1033: mul.wide.u32
 					v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-					// 1024: add.s64
+					// 1034: add.s64
 					v6 := uint64(uint64(u2) + uint64(v5))
 					r4[l] = v6
 				}
 				if int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-					// 1021: setp.gt.u32
+					// 1031: setp.gt.u32
 					p0n = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k0)), runtime.StepGT)
 				} else {
 					for l := range 32 {
 						v3 := r2[l]
-						// 1021: setp.gt.u32
+						// 1031: setp.gt.u32
 						c4t := uint32(v3) > uint32(k0)
 						c4 := c4t
 						c4b0 := uint32(0)
@@ -16215,10 +17291,10 @@ func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1020: mov.u32
+				// 1030: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 1021: setp.gt.u32
+				// 1031: setp.gt.u32
 				c4t := uint32(v3) > uint32(k0)
 				c4 := c4t
 				c4b0 := uint32(0)
@@ -16226,9 +17302,9 @@ func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 					c4b0 = 1
 				}
 				p0n |= c4b0 << l
-				// 1023: mul.wide.u32
+				// 1033: mul.wide.u32
 				v5 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k1))))
-				// 1024: add.s64
+				// 1034: add.s64
 				v6 := uint64(uint64(u2) + uint64(v5))
 				r4[l] = v6
 			}
@@ -16238,49 +17314,10 @@ func syncOutsideIfBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // syncOutsideIfBlock4 runs block 4 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b3, PTX lines 1029-1033
+// b2 ($L__BB12_4), PTX lines 1064-1064; ret
 func syncOutsideIfBlock4(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
-	r5 := w.Reg(5)
-	r8 := w.Reg(8)
-	k0 := uint64(0x2)
-	k1 := uint64(0x0)
-	w.CheckMem(checkSites[141], m)
-	if budget == 0 {
-		w.CountMem(&runtime.MemOp{
-			Base:  -1,
-			Bytes: 4,
-			Guard: -1,
-			Kind:  runtime.MemLoad,
-			Space: runtime.MemGlobal,
-		}, m)
-	}
-	// PTX line 1029: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1029")
-	// PTX line 1031: mov.u32, warp-uniform
-	u2 := uint64(k1)
-	// PTX lines 1030, 1032: lane-local, one loop over the lanes
-	{
-		if m == 0xffffffff {
-			for l := range 32 {
-				// 1030: shl.b32
-				v1 := uint64(uint32(r2[l]) << uint32(k0))
-				// 1032: add.s32
-				v3 := uint64(uint32(u2) + uint32(v1))
-				r8[l] = v3
-			}
-		} else {
-			for mm := m; mm != 0; mm &= mm - 1 {
-				l := bits.TrailingZeros32(mm) & 31
-				// 1030: shl.b32
-				v1 := uint64(uint32(r2[l]) << uint32(k0))
-				// 1032: add.s32
-				v3 := uint64(uint32(u2) + uint32(v1))
-				r8[l] = v3
-			}
-		}
-	}
 	w.CheckMem(checkSites[142], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
@@ -16288,16 +17325,74 @@ func syncOutsideIfBlock4(w *runtime.Warp, m uint32, budget int) {
 			Bytes: 4,
 			Guard: -1,
 			Kind:  runtime.MemStore,
-			Space: runtime.MemShared,
+			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1033: st.shared.u32
-	w.StoreLanes(runtime.SpaceShared, r5, r8, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1033")
+	// PTX line 1064: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r2, r4, 0xffffffffffffffff, 0x80, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1064")
 }
 
 // syncOutsideIfBlock5 runs block 5 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
-// b4, PTX lines 1042-1048
+// b3, PTX lines 1039-1043
 func syncOutsideIfBlock5(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	r4 := w.Reg(4)
+	r5 := w.Reg(5)
+	r8 := w.Reg(8)
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	w.CheckMem(checkSites[143], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1039: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1039")
+	// PTX line 1041: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	// PTX lines 1040, 1042: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1040: shl.b32
+				v1 := uint64(uint32(r2[l]) << uint32(k0))
+				// 1042: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
+				r8[l] = v3
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1040: shl.b32
+				v1 := uint64(uint32(r2[l]) << uint32(k0))
+				// 1042: add.s32
+				v3 := uint64(uint32(u2) + uint32(v1))
+				r8[l] = v3
+			}
+		}
+	}
+	w.CheckMem(checkSites[144], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1043: st.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, r8, 0xffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1043")
+}
+
+// syncOutsideIfBlock6 runs block 6 of kernel sync_outside_if for the lanes m (budget 0: counting statistics).
+// b4, PTX lines 1052-1058
+func syncOutsideIfBlock6(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
 	r13 := w.Reg(13)
@@ -16305,36 +17400,36 @@ func syncOutsideIfBlock5(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0xf)
 	k1 := uint64(0x2)
 	k2 := uint64(0x0)
-	// PTX line 1042: mov.u32, warp-uniform
+	// PTX line 1052: mov.u32, warp-uniform
 	u1 := uint64(k0)
-	// PTX line 1045: mov.u32, warp-uniform
+	// PTX line 1055: mov.u32, warp-uniform
 	u4 := uint64(k2)
-	// PTX lines 1043, 1044, 1046: lane-local, one loop over the lanes
+	// PTX lines 1053, 1054, 1056: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1043: sub.s32
+				// 1053: sub.s32
 				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 1044: shl.b32
+				// 1054: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 1046: add.s32
+				// 1056: add.s32
 				v5 := uint64(uint32(u4) + uint32(v3))
 				r13[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1043: sub.s32
+				// 1053: sub.s32
 				v2 := uint64(uint32(u1) - uint32(r2[l]))
-				// 1044: shl.b32
+				// 1054: shl.b32
 				v3 := uint64(uint32(v2) << uint32(k1))
-				// 1046: add.s32
+				// 1056: add.s32
 				v5 := uint64(uint32(u4) + uint32(v3))
 				r13[l] = v5
 			}
 		}
 	}
-	w.CheckMem(checkSites[143], m)
+	w.CheckMem(checkSites[145], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16344,9 +17439,9 @@ func syncOutsideIfBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemShared,
 		}, m)
 	}
-	// PTX line 1047: ld.shared.u32
-	w.LoadLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1047")
-	w.CheckMem(checkSites[144], m)
+	// PTX line 1057: ld.shared.u32
+	w.LoadLanes(runtime.SpaceShared, r14, r13, 0xffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1057")
+	w.CheckMem(checkSites[146], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16356,8 +17451,8 @@ func syncOutsideIfBlock5(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1048: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1048")
+	// PTX line 1058: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r14, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1058")
 }
 
 // shflBadMaskRun runs blocks of kernel shfl_bad_mask for the lanes m from block pc, following jumps and branches all of them take
@@ -16377,7 +17472,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 1066-1074; divergent, reconverges at block 1 (b1 ($L__BB13_2))
+		// b0, PTX lines 1080-1088; divergent, reconverges at block 1 (b1 ($L__BB13_2))
 		shflBadMaskBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16404,7 +17499,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB13_2), PTX lines 1088-1088; ret
+		// b1 ($L__BB13_2), PTX lines 1102-1102; ret
 		shflBadMaskBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16413,7 +17508,7 @@ block1:
 	}
 block2:
 	{
-		// b2, PTX lines 1079-1081; the lanes wait here for those shfl.sync.down.b32 at line 1082 names
+		// b2, PTX lines 1093-1095; the lanes wait here for those shfl.sync.down.b32 at line 1096 names
 		shflBadMaskBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16422,7 +17517,7 @@ block2:
 	}
 block3:
 	{
-		// b2, PTX lines 1082-1084
+		// b2, PTX lines 1096-1098
 		shflBadMaskBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16436,7 +17531,7 @@ block3:
 }
 
 // shflBadMaskBlock0 runs block 0 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 1066-1074; divergent, reconverges at block 1 (b1 ($L__BB13_2))
+// b0, PTX lines 1080-1088; divergent, reconverges at block 1 (b1 ($L__BB13_2))
 func shflBadMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -16452,44 +17547,44 @@ func shflBadMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1066: ld.param.u64
+	// PTX line 1080: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1066")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1080")
 	}
-	// PTX line 1068: cvta.to.global.u64, warp-uniform
+	// PTX line 1082: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 1069, 1070, 1071: lane-local, one loop over the lanes
+	// PTX lines 1083, 1084, 1085: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1069: mov.u32
+				// 1083: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 1070: mul.wide.u32
+				// 1084: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 1071: add.s64
+				// 1085: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1069: mov.u32
+				// 1083: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 1070: mul.wide.u32
+				// 1084: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 1071: add.s64
+				// 1085: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		}
 	}
-	w.CheckMem(checkSites[145], m)
+	w.CheckMem(checkSites[147], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16499,18 +17594,18 @@ func shflBadMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1072: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1072")
-	// PTX lines 1074: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 1086: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1086")
+	// PTX lines 1088: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 1074: setp.gt.u32
+		// 1088: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k1)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1074: setp.gt.u32
+				// 1088: setp.gt.u32
 				c6t := uint32(r2[l]) > uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -16522,7 +17617,7 @@ func shflBadMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1074: setp.gt.u32
+				// 1088: setp.gt.u32
 				c6t := uint32(r2[l]) > uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -16537,11 +17632,11 @@ func shflBadMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflBadMaskBlock1 runs block 1 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB13_2), PTX lines 1088-1088; ret
+// b1 ($L__BB13_2), PTX lines 1102-1102; ret
 func shflBadMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	w.CheckMem(checkSites[146], m)
+	w.CheckMem(checkSites[148], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16551,12 +17646,12 @@ func shflBadMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1088: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1088")
+	// PTX line 1102: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1102")
 }
 
 // shflBadMaskBlock2 runs block 2 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 1079-1081; the lanes wait here for those shfl.sync.down.b32 at line 1082 names
+// b2, PTX lines 1093-1095; the lanes wait here for those shfl.sync.down.b32 at line 1096 names
 func shflBadMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -16564,13 +17659,13 @@ func shflBadMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1f)
 	k1 := uint64(0x8)
 	k2 := uint64(0xffffffff)
-	// PTX line 1079: mov.u32, warp-uniform
+	// PTX line 1093: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r6, m, u1)
-	// PTX line 1080: mov.u32, warp-uniform
+	// PTX line 1094: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r7, m, u2)
-	// PTX line 1081: mov.u32, warp-uniform
+	// PTX line 1095: mov.u32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r8, m, u3)
 	_ = u1
@@ -16579,25 +17674,25 @@ func shflBadMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflBadMaskBlock3 runs block 3 of kernel shfl_bad_mask for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 1082-1084
+// b2, PTX lines 1096-1098
 func shflBadMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
-	w.CheckMem(checkSites[147], m)
-	// PTX line 1082: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 9, 1, 5, 7, 6, 8, m, m, "testdata/sanitizer/bugs.nvcc.ptx:1082")
-	// PTX lines 1084: lane-local, one loop over the lanes
+	w.CheckMem(checkSites[149], m)
+	// PTX line 1096: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 9, 1, 5, 7, 6, 8, m, m, "testdata/sanitizer/bugs.nvcc.ptx:1096")
+	// PTX lines 1098: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1084: add.s32
+				// 1098: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1084: add.s32
+				// 1098: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
@@ -16622,7 +17717,7 @@ dispatch:
 	return pc, budget
 block0:
 	{
-		// b0, PTX lines 1104-1112; divergent, reconverges at block 1 (b1 ($L__BB14_2))
+		// b0, PTX lines 1118-1126; divergent, reconverges at block 1 (b1 ($L__BB14_2))
 		shflGoodMaskBlock0(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16649,7 +17744,7 @@ block0:
 	}
 block1:
 	{
-		// b1 ($L__BB14_2), PTX lines 1126-1126; ret
+		// b1 ($L__BB14_2), PTX lines 1140-1140; ret
 		shflGoodMaskBlock1(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16658,7 +17753,7 @@ block1:
 	}
 block2:
 	{
-		// b2, PTX lines 1117-1119; the lanes wait here for those shfl.sync.down.b32 at line 1120 names
+		// b2, PTX lines 1131-1133; the lanes wait here for those shfl.sync.down.b32 at line 1134 names
 		shflGoodMaskBlock2(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16667,7 +17762,7 @@ block2:
 	}
 block3:
 	{
-		// b2, PTX lines 1120-1122
+		// b2, PTX lines 1134-1136
 		shflGoodMaskBlock3(w, m, budget)
 		if budget == 0 {
 			return pc, 0
@@ -16681,7 +17776,7 @@ block3:
 }
 
 // shflGoodMaskBlock0 runs block 0 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b0, PTX lines 1104-1112; divergent, reconverges at block 1 (b1 ($L__BB14_2))
+// b0, PTX lines 1118-1126; divergent, reconverges at block 1 (b1 ($L__BB14_2))
 func shflGoodMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 	r2 := w.Reg(2)
 	r4 := w.Reg(4)
@@ -16697,44 +17792,44 @@ func shflGoodMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemParam,
 		}, m)
 	}
-	// PTX line 1104: ld.param.u64
+	// PTX line 1118: ld.param.u64
 	var u1 uint64
 	if kp := w.KernelParams(); len(kp) >= 8 {
 		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
 	} else {
-		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1104")
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1118")
 	}
-	// PTX line 1106: cvta.to.global.u64, warp-uniform
+	// PTX line 1120: cvta.to.global.u64, warp-uniform
 	u2 := uint64(u1)
-	// PTX lines 1107, 1108, 1109: lane-local, one loop over the lanes
+	// PTX lines 1121, 1122, 1123: lane-local, one loop over the lanes
 	{
 		tid0 := &w.Tid[0]
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1107: mov.u32
+				// 1121: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 1108: mul.wide.u32
+				// 1122: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 1109: add.s64
+				// 1123: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1107: mov.u32
+				// 1121: mov.u32
 				v3 := uint64(uint64(tid0[l]))
 				r2[l] = v3
-				// 1108: mul.wide.u32
+				// 1122: mul.wide.u32
 				v4 := uint64(uint64(uint64(uint32(v3)) * uint64(uint32(k0))))
-				// 1109: add.s64
+				// 1123: add.s64
 				v5 := uint64(uint64(u2) + uint64(v4))
 				r4[l] = v5
 			}
 		}
 	}
-	w.CheckMem(checkSites[148], m)
+	w.CheckMem(checkSites[150], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16744,18 +17839,18 @@ func shflGoodMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1110: ld.global.u32
-	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1110")
-	// PTX lines 1112: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	// PTX line 1124: ld.global.u32
+	w.LoadLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, 0, m, "testdata/sanitizer/bugs.nvcc.ptx:1124")
+	// PTX lines 1126: comparisons of a value that steps by 1 from lane to lane (steppred.go)
 	if m == 0xffffffff && int64(uint32(r2[31]))-int64(uint32(r2[0])) == 31 && w.TidLinear {
-		// 1112: setp.gt.u32
+		// 1126: setp.gt.u32
 		w.P[0] = runtime.StepMask(int64(uint32(r2[0])), int64(uint32(k1)), runtime.StepGT)
 	} else {
 		p0 := w.P[0]
 		p0n := uint32(0)
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1112: setp.gt.u32
+				// 1126: setp.gt.u32
 				c6t := uint32(r2[l]) > uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -16767,7 +17862,7 @@ func shflGoodMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1112: setp.gt.u32
+				// 1126: setp.gt.u32
 				c6t := uint32(r2[l]) > uint32(k1)
 				c6 := c6t
 				c6b0 := uint32(0)
@@ -16782,11 +17877,11 @@ func shflGoodMaskBlock0(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflGoodMaskBlock1 runs block 1 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b1 ($L__BB14_2), PTX lines 1126-1126; ret
+// b1 ($L__BB14_2), PTX lines 1140-1140; ret
 func shflGoodMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 	r4 := w.Reg(4)
 	r5 := w.Reg(5)
-	w.CheckMem(checkSites[149], m)
+	w.CheckMem(checkSites[151], m)
 	if budget == 0 {
 		w.CountMem(&runtime.MemOp{
 			Base:  -1,
@@ -16796,12 +17891,12 @@ func shflGoodMaskBlock1(w *runtime.Warp, m uint32, budget int) {
 			Space: runtime.MemGlobal,
 		}, m)
 	}
-	// PTX line 1126: st.global.u32
-	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1126")
+	// PTX line 1140: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r5, r4, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1140")
 }
 
 // shflGoodMaskBlock2 runs block 2 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 1117-1119; the lanes wait here for those shfl.sync.down.b32 at line 1120 names
+// b2, PTX lines 1131-1133; the lanes wait here for those shfl.sync.down.b32 at line 1134 names
 func shflGoodMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	r6 := w.Reg(6)
 	r7 := w.Reg(7)
@@ -16809,13 +17904,13 @@ func shflGoodMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 	k0 := uint64(0x1f)
 	k1 := uint64(0x8)
 	k2 := uint64(0xffff)
-	// PTX line 1117: mov.u32, warp-uniform
+	// PTX line 1131: mov.u32, warp-uniform
 	u1 := uint64(k0)
 	runtime.Broadcast(r6, m, u1)
-	// PTX line 1118: mov.u32, warp-uniform
+	// PTX line 1132: mov.u32, warp-uniform
 	u2 := uint64(k1)
 	runtime.Broadcast(r7, m, u2)
-	// PTX line 1119: mov.u32, warp-uniform
+	// PTX line 1133: mov.u32, warp-uniform
 	u3 := uint64(k2)
 	runtime.Broadcast(r8, m, u3)
 	_ = u1
@@ -16824,30 +17919,1109 @@ func shflGoodMaskBlock2(w *runtime.Warp, m uint32, budget int) {
 }
 
 // shflGoodMaskBlock3 runs block 3 of kernel shfl_good_mask for the lanes m (budget 0: counting statistics).
-// b2, PTX lines 1120-1122
+// b2, PTX lines 1134-1136
 func shflGoodMaskBlock3(w *runtime.Warp, m uint32, budget int) {
 	r5 := w.Reg(5)
 	r9 := w.Reg(9)
-	w.CheckMem(checkSites[150], m)
-	// PTX line 1120: shfl.sync.down.b32
-	w.Shfl(runtime.ShflDown, 9, 1, 5, 7, 6, 8, m, m, "testdata/sanitizer/bugs.nvcc.ptx:1120")
-	// PTX lines 1122: lane-local, one loop over the lanes
+	w.CheckMem(checkSites[152], m)
+	// PTX line 1134: shfl.sync.down.b32
+	w.Shfl(runtime.ShflDown, 9, 1, 5, 7, 6, 8, m, m, "testdata/sanitizer/bugs.nvcc.ptx:1134")
+	// PTX lines 1136: lane-local, one loop over the lanes
 	{
 		if m == 0xffffffff {
 			for l := range 32 {
-				// 1122: add.s32
+				// 1136: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
 		} else {
 			for mm := m; mm != 0; mm &= mm - 1 {
 				l := bits.TrailingZeros32(mm) & 31
-				// 1122: add.s32
+				// 1136: add.s32
 				v1 := uint64(uint32(r9[l]) + uint32(r5[l]))
 				r5[l] = v1
 			}
 		}
 	}
+}
+
+// flagNofenceRun runs blocks of kernel flag_nofence for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func flagNofenceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1159-1162; divergent, reconverges at block 1 (b1 ($L__BB15_2))
+		flagNofenceBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 6 {
+				return pc, budget
+			}
+			flagNofenceBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB15_2), PTX lines 1171-1171; bar.sync at line 1173
+		flagNofenceBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB15_2), PTX line 1169; divergent, reconverges at block 5 (b4 ($L__BB15_8))
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagNofenceFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB15_5), PTX lines 1193-1193
+		flagNofenceBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB15_6), PTX lines 1197-1198; divergent, reconverges at block 9 (b8)
+		flagNofenceBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagNofenceFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB15_8), PTX line 1205; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX lines 1166-1167
+		flagNofenceBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block7:
+	{
+		// b6, PTX lines 1178-1180; divergent, reconverges at block 5 (b4 ($L__BB15_8))
+		flagNofenceBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 8 {
+				return pc, budget
+			}
+			flagNofenceBlock8(w, m&^t, budget)
+			pc, budget = 8, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block8:
+	{
+		// b7, PTX lines 1184-1188
+		flagNofenceBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block9:
+	{
+		// b8, PTX lines 1202-1203
+		flagNofenceBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+}
+
+// flagNofenceBlock0 runs block 0 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 1159-1162; divergent, reconverges at block 1 (b1 ($L__BB15_2))
+func flagNofenceBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1159: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1159")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 1161, 1162: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 1161: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
+				}
+				if int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+					// 1162: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 1162: setp.ne.s32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1161: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 1162: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0n |= c3b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u1
+}
+
+// flagNofenceBlock1 runs block 1 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB15_2), PTX lines 1171-1171; bar.sync at line 1173
+func flagNofenceBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 1171: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 1171: setp.eq.s32
+		w.P[1] = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepEQ)
+	} else {
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1171: setp.eq.s32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1171: setp.eq.s32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// flagNofenceBlock3 runs block 3 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB15_5), PTX lines 1193-1193
+func flagNofenceBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// PTX lines 1193: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1193: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1193: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+			}
+		}
+	}
+}
+
+// flagNofenceBlock4 runs block 4 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB15_6), PTX lines 1197-1198; divergent, reconverges at block 9 (b8)
+func flagNofenceBlock4(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	w.CheckMem(checkSites[153], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1197: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1197")
+	// PTX lines 1198: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1198: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1198: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3n |= c2b0 << l
+			}
+		}
+		w.P[3] = p3&^m | p3n
+	}
+}
+
+// flagNofenceBlock6 runs block 6 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 1166-1167
+func flagNofenceBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX line 1166: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r2, m, u1)
+	w.CheckMem(checkSites[154], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1167: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1167")
+	_ = u1
+}
+
+// flagNofenceBlock7 runs block 7 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 1178-1180; divergent, reconverges at block 5 (b4 ($L__BB15_8))
+func flagNofenceBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xffffffff)
+	// PTX line 1178: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	// PTX line 1179: add.s32, warp-uniform
+	u2 := uint64(uint32(u1) + uint32(k0))
+	// PTX lines 1180: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 1180: setp.ne.s32
+		w.P[2] = runtime.StepMask(int64(int32(r1[0])), int64(int32(u2)), runtime.StepNE)
+	} else {
+		p2 := w.P[2]
+		p2n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1180: setp.ne.s32
+				c3t := uint32(r1[l]) != uint32(u2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2n |= c3b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1180: setp.ne.s32
+				c3t := uint32(r1[l]) != uint32(u2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2n |= c3b0 << l
+			}
+		}
+		w.P[2] = p2&^m | p2n
+	}
+}
+
+// flagNofenceBlock8 runs block 8 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 1184-1188
+func flagNofenceBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x2a)
+	k1 := uint64(0x1)
+	// PTX line 1184: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r5, m, u1)
+	w.CheckMem(checkSites[155], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1185: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1185")
+	// PTX line 1187: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r6, m, u2)
+	w.CheckMem(checkSites[156], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1188: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1188")
+	_ = u1
+	_ = u2
+}
+
+// flagNofenceBlock9 runs block 9 of kernel flag_nofence for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 1202-1203
+func flagNofenceBlock9(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	w.CheckMem(checkSites[157], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1202: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1202")
+	runtime.Broadcast(r9, m, u1)
+	w.CheckMem(checkSites[158], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1203: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r9, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1203")
+	_ = u1
+}
+
+// flagFenceRun runs blocks of kernel flag_fence for the lanes m from block pc, following jumps and branches all of them take
+// (runtime.Func.Run).
+func flagFenceRun(w *runtime.Warp, pc int32, m uint32, stop int32, budget int) (int32, int) {
+dispatch:
+	switch pc {
+	case 0:
+		goto block0
+	case 1:
+		goto block1
+	case 2:
+		goto block2
+	case 3:
+		goto block3
+	case 4:
+		goto block4
+	case 5:
+		goto block5
+	case 6:
+		goto block6
+	case 7:
+		goto block7
+	case 8:
+		goto block8
+	case 9:
+		goto block9
+	}
+	return pc, budget
+block0:
+	{
+		// b0, PTX lines 1224-1227; divergent, reconverges at block 1 (b1 ($L__BB16_2))
+		flagFenceBlock0(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[0]
+		if t == m {
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		} else if t == 0 {
+			if stop == 6 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 6, budget-1
+			goto block6
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 6 {
+				return pc, budget
+			}
+			flagFenceBlock6(w, m&^t, budget)
+			pc, budget = 6, budget-1
+			if stop == 1 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 1, budget-1
+			goto block1
+		}
+	}
+block1:
+	{
+		// b1 ($L__BB16_2), PTX lines 1236-1236; bar.sync at line 1238
+		flagFenceBlock1(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		return pc, budget
+	}
+block2:
+	{
+		// b1 ($L__BB16_2), PTX line 1234; divergent, reconverges at block 5 (b4 ($L__BB16_8))
+		t := m & w.P[1]
+		if t == m {
+			if stop == 3 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 3, budget-1
+			goto block3
+		} else if t == 0 {
+			if stop == 7 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 7, budget-1
+			goto block7
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagFenceFunc.Blocks[2].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block3:
+	{
+		// b2 ($L__BB16_5), PTX lines 1260-1260
+		flagFenceBlock3(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 4 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 4, budget-1
+		goto block4
+	}
+block4:
+	{
+		// b3 ($L__BB16_6), PTX lines 1264-1265; divergent, reconverges at block 9 (b8)
+		flagFenceBlock4(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[3]
+		if t == m {
+			if stop == 4 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 4, budget-1
+			goto block4
+		} else if t == 0 {
+			if stop == 9 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 9, budget-1
+			goto block9
+		} else {
+			if pc, m, budget = w.DivergeInline(pc, &flagFenceFunc.Blocks[4].Term, m, t, stop, budget); pc == runtime.RunDone {
+				return pc, budget
+			}
+			goto dispatch
+		}
+	}
+block5:
+	{
+		// b4 ($L__BB16_8), PTX line 1272; ret
+		return pc, budget
+	}
+block6:
+	{
+		// b5, PTX lines 1231-1232
+		flagFenceBlock6(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 1 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 1, budget-1
+		goto block1
+	}
+block7:
+	{
+		// b6, PTX lines 1243-1245; divergent, reconverges at block 5 (b4 ($L__BB16_8))
+		flagFenceBlock7(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		t := m & w.P[2]
+		if t == m {
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		} else if t == 0 {
+			if stop == 8 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 8, budget-1
+			goto block8
+		} else {
+			// an if-then(-else): each side's blocks run for its lanes, as on the SIMT stack (ifthen.go)
+			if budget <= 2 || stop == 8 {
+				return pc, budget
+			}
+			flagFenceBlock8(w, m&^t, budget)
+			pc, budget = 8, budget-1
+			if stop == 5 || budget <= 1 {
+				return pc, budget
+			}
+			pc, budget = 5, budget-1
+			goto block5
+		}
+	}
+block8:
+	{
+		// b7, PTX lines 1249-1255
+		flagFenceBlock8(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+block9:
+	{
+		// b8, PTX lines 1269-1270
+		flagFenceBlock9(w, m, budget)
+		if budget == 0 {
+			return pc, 0
+		}
+		if stop == 5 || budget <= 1 {
+			return pc, budget
+		}
+		pc, budget = 5, budget-1
+		goto block5
+	}
+}
+
+// flagFenceBlock0 runs block 0 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b0, PTX lines 1224-1227; divergent, reconverges at block 1 (b1 ($L__BB16_2))
+func flagFenceBlock0(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 8,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemParam,
+		}, m)
+	}
+	// PTX line 1224: ld.param.u64
+	var u1 uint64
+	if kp := w.KernelParams(); len(kp) >= 8 {
+		u1 = uint64(binary.LittleEndian.Uint64(kp[0x0:]))
+	} else {
+		u1 = w.LoadUniform(runtime.SpaceKernelParam, 0x0, 8, m, "testdata/sanitizer/bugs.nvcc.ptx:1224")
+	}
+	runtime.Broadcast(r0, m, u1)
+	// PTX lines 1226, 1227: lane-local, one loop over the lanes; a full warp's comparisons of a value that steps by 1 from lane to lane after it (steppred.go)
+	{
+		p0 := w.P[0]
+		tid0 := &w.Tid[0]
+		p0n := uint32(0)
+		if m == 0xffffffff {
+			{
+				for l := range 32 {
+					// 1226: mov.u32
+					v2 := uint64(uint64(tid0[l]))
+					r1[l] = v2
+				}
+				if int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+					// 1227: setp.ne.s32
+					p0n = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepNE)
+				} else {
+					for l := range 32 {
+						v2 := r1[l]
+						// 1227: setp.ne.s32
+						c3t := uint32(v2) != uint32(k0)
+						c3 := c3t
+						c3b0 := uint32(0)
+						if c3 {
+							c3b0 = 1
+						}
+						p0n |= c3b0 << l
+					}
+				}
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1226: mov.u32
+				v2 := uint64(uint64(tid0[l]))
+				r1[l] = v2
+				// 1227: setp.ne.s32
+				c3t := uint32(v2) != uint32(k0)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p0n |= c3b0 << l
+			}
+		}
+		w.P[0] = p0&^m | p0n
+	}
+	_ = u1
+}
+
+// flagFenceBlock1 runs block 1 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b1 ($L__BB16_2), PTX lines 1236-1236; bar.sync at line 1238
+func flagFenceBlock1(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0x0)
+	// PTX lines 1236: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 1236: setp.eq.s32
+		w.P[1] = runtime.StepMask(int64(int32(r1[0])), int64(int32(k0)), runtime.StepEQ)
+	} else {
+		p1 := w.P[1]
+		p1n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1236: setp.eq.s32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1236: setp.eq.s32
+				c1t := uint32(r1[l]) == uint32(k0)
+				c1 := c1t
+				c1b0 := uint32(0)
+				if c1 {
+					c1b0 = 1
+				}
+				p1n |= c1b0 << l
+			}
+		}
+		w.P[1] = p1&^m | p1n
+	}
+}
+
+// flagFenceBlock3 runs block 3 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b2 ($L__BB16_5), PTX lines 1260-1260
+func flagFenceBlock3(w *runtime.Warp, m uint32, budget int) {
+	r0 := w.Reg(0)
+	r7 := w.Reg(7)
+	// PTX lines 1260: lane-local, one loop over the lanes
+	{
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1260: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1260: cvta.to.global.u64
+				v1 := uint64(r0[l])
+				r7[l] = v1
+			}
+		}
+	}
+}
+
+// flagFenceBlock4 runs block 4 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b3 ($L__BB16_6), PTX lines 1264-1265; divergent, reconverges at block 9 (b8)
+func flagFenceBlock4(w *runtime.Warp, m uint32, budget int) {
+	k0 := uint64(0x0)
+	w.CheckMem(checkSites[159], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1264: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1264")
+	// PTX lines 1265: lane-local, one loop over the lanes
+	{
+		p3 := w.P[3]
+		p3n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1265: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3n |= c2b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1265: setp.eq.s32
+				c2t := uint32(u1) == uint32(k0)
+				c2 := c2t
+				c2b0 := uint32(0)
+				if c2 {
+					c2b0 = 1
+				}
+				p3n |= c2b0 << l
+			}
+		}
+		w.P[3] = p3&^m | p3n
+	}
+}
+
+// flagFenceBlock6 runs block 6 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b5, PTX lines 1231-1232
+func flagFenceBlock6(w *runtime.Warp, m uint32, budget int) {
+	r2 := w.Reg(2)
+	k0 := uint64(0x0)
+	// PTX line 1231: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r2, m, u1)
+	w.CheckMem(checkSites[160], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1232: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r2, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1232")
+	_ = u1
+}
+
+// flagFenceBlock7 runs block 7 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b6, PTX lines 1243-1245; divergent, reconverges at block 5 (b4 ($L__BB16_8))
+func flagFenceBlock7(w *runtime.Warp, m uint32, budget int) {
+	r1 := w.Reg(1)
+	k0 := uint64(0xffffffff)
+	// PTX line 1243: mov.u32, warp-uniform
+	u1 := uint64(uint64(w.NTID().X))
+	// PTX line 1244: add.s32, warp-uniform
+	u2 := uint64(uint32(u1) + uint32(k0))
+	// PTX lines 1245: comparisons of a value that steps by 1 from lane to lane (steppred.go)
+	if m == 0xffffffff && int64(int32(r1[31]))-int64(int32(r1[0])) == 31 && w.TidLinear {
+		// 1245: setp.ne.s32
+		w.P[2] = runtime.StepMask(int64(int32(r1[0])), int64(int32(u2)), runtime.StepNE)
+	} else {
+		p2 := w.P[2]
+		p2n := uint32(0)
+		if m == 0xffffffff {
+			for l := range 32 {
+				// 1245: setp.ne.s32
+				c3t := uint32(r1[l]) != uint32(u2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2n |= c3b0 << l
+			}
+		} else {
+			for mm := m; mm != 0; mm &= mm - 1 {
+				l := bits.TrailingZeros32(mm) & 31
+				// 1245: setp.ne.s32
+				c3t := uint32(r1[l]) != uint32(u2)
+				c3 := c3t
+				c3b0 := uint32(0)
+				if c3 {
+					c3b0 = 1
+				}
+				p2n |= c3b0 << l
+			}
+		}
+		w.P[2] = p2&^m | p2n
+	}
+}
+
+// flagFenceBlock8 runs block 8 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b7, PTX lines 1249-1255
+func flagFenceBlock8(w *runtime.Warp, m uint32, budget int) {
+	r5 := w.Reg(5)
+	r6 := w.Reg(6)
+	k0 := uint64(0x2a)
+	k1 := uint64(0x1)
+	// PTX line 1249: mov.u32, warp-uniform
+	u1 := uint64(k0)
+	runtime.Broadcast(r5, m, u1)
+	w.CheckMem(checkSites[161], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1250: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r5, nil, 0, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1250")
+	w.CheckMem(checkSites[162], m)
+	// PTX line 1254: mov.u32, warp-uniform
+	u2 := uint64(k1)
+	runtime.Broadcast(r6, m, u2)
+	w.CheckMem(checkSites[163], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1255: st.volatile.shared.u32
+	w.StoreLanes(runtime.SpaceShared, r6, nil, 0, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1255")
+	_ = u1
+	_ = u2
+}
+
+// flagFenceBlock9 runs block 9 of kernel flag_fence for the lanes m (budget 0: counting statistics).
+// b8, PTX lines 1269-1270
+func flagFenceBlock9(w *runtime.Warp, m uint32, budget int) {
+	r7 := w.Reg(7)
+	r9 := w.Reg(9)
+	w.CheckMem(checkSites[164], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemLoad,
+			Space: runtime.MemShared,
+		}, m)
+	}
+	// PTX line 1269: ld.volatile.shared.u32
+	u1 := w.LoadUniform(runtime.SpaceShared, 0x4, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1269")
+	runtime.Broadcast(r9, m, u1)
+	w.CheckMem(checkSites[165], m)
+	if budget == 0 {
+		w.CountMem(&runtime.MemOp{
+			Base:  -1,
+			Bytes: 4,
+			Guard: -1,
+			Kind:  runtime.MemStore,
+			Space: runtime.MemGlobal,
+		}, m)
+	}
+	// PTX line 1270: st.global.u32
+	w.StoreLanes(runtime.SpaceGlobal, r9, r7, 0xffffffffffffffff, 0x0, 4, m, "testdata/sanitizer/bugs.nvcc.ptx:1270")
+	_ = u1
 }
 
 // atomAdd32 is isa.AtomFunc(isa.AtomAdd, 32).
