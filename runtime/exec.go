@@ -144,6 +144,9 @@ func (w *Warp) run() runStatus {
 				if st := w.CTA.stats; st != nil {
 					st.diverged(w, e.pc)
 				}
+				if t.Predicated && w.runPredicated(e, t, taken, other) {
+					break
+				}
 				w.diverge(t.Reconv, []target{{t.Alt, other}, {t.Succ, taken}})
 			}
 		case TermBrx:
@@ -221,6 +224,84 @@ func (w *Warp) runStraight() bool {
 	}
 	return false
 }
+
+// runPredicated runs the short region of the divergent branch t (Term.Predicated) that the
+// top entry e's lanes split at, taken going to Succ and other to Alt: each side's blocks for
+// its lanes, the taken side first as the SIMT stack would (diverge runs its last target
+// first), then e goes on at the reconvergence point with all its lanes. No entry is pushed or
+// popped; each block still costs one block of the time slice. Statistics count what the
+// stack would have done: the blocks with their lanes, the entries that would have reached the
+// reconvergence point, the stack depth while the sides ran. It reports false, having done
+// nothing, where the stack must take the branch: the time slice would end inside the region,
+// or some lanes of a kernel's frame would leave at once (diverge's early exit).
+func (w *Warp) runPredicated(e *simtEntry, t *Term, taken, other uint32) bool {
+	fn := w.Fn
+	reconv := t.Reconv
+	if w.CTA.L.noPred || len(w.calls) == 0 && (fn.leaves(t.Succ) || fn.leaves(t.Alt) || fn.leaves(reconv)) {
+		return false
+	}
+	var sides [2][MaxPredicatedBlocks]int32
+	var lens [2]int
+	for i, pc := range [2]int32{t.Succ, t.Alt} {
+		for pc != reconv {
+			if lens[i] == MaxPredicatedBlocks {
+				return false
+			}
+			sides[i][lens[i]] = pc
+			lens[i]++
+			pc = fn.Blocks[pc].Term.Succ
+		}
+	}
+	n := lens[0] + lens[1]
+	if w.budget <= n+1 {
+		return false
+	}
+	w.budget -= n
+	st := w.CTA.stats
+	if st == nil {
+		for i, m := range [2]uint32{taken, other} {
+			for _, pc := range sides[i][:lens[i]] {
+				for _, in := range fn.Blocks[pc].Code {
+					in(w, m)
+				}
+			}
+		}
+		e.pc = reconv
+		return true
+	}
+	// The entries diverge would push: one per side with blocks; it replaces e when e ends at
+	// the same point, and e then pops itself there, one reconvergence of the k.
+	k := 0
+	for _, l := range lens {
+		if l > 0 {
+			k++
+		}
+	}
+	depth, pops := len(w.stack)+k, uint64(k)
+	if e.reconv == reconv {
+		depth, pops = depth-1, pops-1
+	}
+	for i, m := range [2]uint32{taken, other} {
+		if lens[i] == 0 {
+			continue
+		}
+		st.maxStack = max(st.maxStack, depth)
+		for _, pc := range sides[i][:lens[i]] {
+			w.runCounted(st, &fn.Blocks[pc], pc, m)
+		}
+		depth--
+	}
+	// Counted once the sides ran: a fault in a side ends the launch before its entry would
+	// have reached the reconvergence point.
+	st.reconvergences += pops
+	st.predicated++
+	e.pc = reconv
+	return true
+}
+
+// MaxPredicatedBlocks bounds the blocks of one side of a predicated region (Term.Predicated):
+// its at most 7 instructions fill at most 7 blocks.
+const MaxPredicatedBlocks = 8
 
 // target is one group of lanes going to one block.
 type target struct {

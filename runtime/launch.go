@@ -67,6 +67,10 @@ type LaunchConfig struct {
 	// *CheckError holding them. A launch of a module with hooks and no Check takes the tools
 	// from $PTX2GO_CHECK, and then also writes the reports to standard error.
 	Check CheckTools
+	// NoPredication runs every divergent branch on the SIMT stack, also those whose short
+	// region runs predicated by default (Term.Predicated): the results and statistics are
+	// the same either way (but for Stats.PredicatedRegions), which the tests compare.
+	NoPredication bool
 }
 
 // MaxCooperativeCTAs is the most CTAs a cooperative launch may have: each runs on a goroutine
@@ -86,6 +90,7 @@ type launch struct {
 	localStride   int
 	sched         Sched
 	maxBlocks     uint64
+	noPred        bool
 	cancelled     atomic.Bool
 	// failed is set when a CTA faulted: the other running CTAs stop at their next check.
 	failed atomic.Bool
@@ -262,6 +267,7 @@ func (d *Device) Launch(ctx context.Context, mod *Module, k *Func, cfg LaunchCon
 		DynamicShared: cfg.DynamicShared, Params: params, Globals: globals,
 		maxDepth: cfg.MaxCallDepth, ctx: ctx, sched: cfg.Sched.resolve(mod),
 		maxBlocks: cfg.MaxWarpBlocks, heap: heap, printfSize: outSize, gridWS: gridWS,
+		noPred: cfg.NoPredication,
 	}
 	if l.maxDepth <= 0 {
 		l.maxDepth = DefaultCallDepth

@@ -319,6 +319,11 @@ type Term struct {
 	Call     *CallSite
 	Barrier  *Barrier
 	WarpSync *WarpSync
+	// Predicated says a branch's region is short and side-effect-safe (codegen/layout's
+	// Predicated): each side, from Succ or Alt to Reconv, is a chain of jumps through blocks of
+	// lane-local code. Where the lanes split, the warp runs each side predicated, for its
+	// lanes only, instead of pushing SIMT entries (Warp.runPredicated).
+	Predicated bool
 }
 
 // WarpSync is the rendezvous before a warp-level synchronization (bar.warp.sync, shfl.sync,

@@ -108,6 +108,11 @@ type Stats struct {
 	// entry's reconvergence point (the end of a divergent branch, loop or call); entries
 	// whose lanes all exited, or that return early from a function, are not counted.
 	Reconvergences uint64
+	// PredicatedRegions counts the divergent branches whose short region ran predicated
+	// (Term.Predicated): no SIMT entry was pushed, and each side ran for its lanes alone. They
+	// are counted in DivergentBranches too, and Reconvergences and MaxStackDepth count what
+	// the SIMT stack would have done, so the statistics are those of the branch.
+	PredicatedRegions uint64
 	// MaxStackDepth is the deepest SIMT stack of any warp: the entries of all its call
 	// frames together (1 for a kernel that never diverges or calls; a call adds one).
 	// MaxCallDepth is the deepest nesting of calls (0 for a kernel that makes none).
@@ -164,6 +169,7 @@ type blockCount struct {
 type counter struct {
 	blocks         [][]blockCount // [Func.Index][block]
 	reconvergences uint64
+	predicated     uint64
 	maxStack       int
 	maxCalls       int
 	atomicLanes    uint64
@@ -195,6 +201,7 @@ func (c *counter) merge(o *counter) {
 		}
 	}
 	c.reconvergences += o.reconvergences
+	c.predicated += o.predicated
 	c.maxStack = max(c.maxStack, o.maxStack)
 	c.maxCalls = max(c.maxCalls, o.maxCalls)
 	c.atomicLanes += o.atomicLanes
@@ -383,6 +390,7 @@ func (s *Stats) add(mod *Module, c *counter) {
 		}
 	}
 	s.Reconvergences += c.reconvergences
+	s.PredicatedRegions += c.predicated
 	s.MaxStackDepth = max(s.MaxStackDepth, c.maxStack)
 	s.MaxCallDepth = max(s.MaxCallDepth, c.maxCalls)
 	s.AtomicLanes += c.atomicLanes

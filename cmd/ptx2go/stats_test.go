@@ -11,7 +11,9 @@ import (
 // statsPTX has one warp's worth of known statistics with -block 32: lanes 0-9 take THEN (2
 // instructions), lanes 10-31 the else side (2 instructions), and every lane runs the 4
 // instructions before the branch and the 6 after DONE. It stores through a generic address
-// (4 bytes a lane) and loads one 8-byte parameter per lane.
+// (4 bytes a lane) and loads one 8-byte parameter per lane. The branch's region (4 instructions)
+// runs predicated, and the statistics are still those of the branch: 2 reconvergences and a
+// SIMT stack 3 deep, as the stack would have had.
 const statsPTX = `.version 7.5
 .target sm_80
 .address_size 64
@@ -49,6 +51,7 @@ const statsWantSummary = `statistics of split:
   branches              2 (1 divergent)
   calls                 0
   reconvergences        2
+  predicated regions    1
   max SIMT stack depth  3
   max call depth        0
   barriers              1

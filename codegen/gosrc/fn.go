@@ -137,6 +137,9 @@ func (f *fnGen) term(b *ssa.Block) (jen.Dict, runtime.Term, string) {
 		if rt.Negate {
 			d[jen.Id("Negate")] = jen.True()
 		}
+		if rt.Predicated {
+			d[jen.Id("Predicated")] = jen.True()
+		}
 	case runtime.TermBrx:
 		kind("TermBrx")
 		d[jen.Id("Index")] = jen.Lit(rt.Index)

@@ -396,6 +396,7 @@ func (f *Frame) Term(b *ssa.Block) runtime.Term {
 		rt.Kind = runtime.TermBranch
 		rt.Succ, rt.Alt = f.Target(b.Succs[0]), f.Target(b.Succs[1])
 		rt.Pred, rt.Negate = f.Regs[t.Cond.Reg.ID], t.Negate
+		rt.Predicated = Predicated(f.Fn, b)
 	case ssa.TermBrx:
 		rt.Kind = runtime.TermBrx
 		rt.Index = f.Regs[t.Index.Reg.ID]
@@ -495,4 +496,68 @@ func (f *Frame) callSite(call *ssa.Call, pos frontend.Pos) *runtime.CallSite {
 		}
 	}
 	return cs
+}
+
+// MaxPredicated is the most PTX instructions (both sides together, their bra included) of a
+// divergent branch's region that runs predicated (Predicated): the compiler heuristic the
+// design's seeds describe, which favours predication up to about 7 instructions.
+const MaxPredicated = 7
+
+// Predicated reports whether the divergent branch ending b runs its region predicated
+// (runtime.Term.Predicated): each side, from the branch's target to its reconvergence point,
+// is a chain of SSA blocks that end in jumps (so each is one runtime block: no barrier, call
+// or warp-level synchronization), holding at most MaxPredicated PTX instructions in all, every
+// one of them lane-local arithmetic or a memory access or fence, which act for each lane of
+// the mask alone. Where the lanes split, the warp then runs each side for its lanes in the
+// order the SIMT stack would, with no stack entry and no reconvergence: the same instructions
+// for the same lanes, so the same memory traffic, atomics and faults (a suppressed lane makes
+// no access), and statistics count what the branch would have done.
+func Predicated(fn *ssa.Function, b *ssa.Block) bool {
+	t := &b.Term
+	if t.Kind != ssa.TermBranch || !t.Divergent || t.Reconv == nil || t.Reconv == fn.Exit || len(b.Succs) != 2 {
+		return false
+	}
+	n := 0
+	for _, s := range b.Succs {
+		for s != t.Reconv {
+			if s == nil || s == fn.Exit || s == b || s.Term.Kind != ssa.TermJump || len(s.Succs) != 1 || GuardedTarget(s) {
+				return false
+			}
+			for _, in := range s.Instrs {
+				if !predicable(in) {
+					return false
+				}
+			}
+			n += len(s.Instrs)
+			if ExplicitTerm(s) {
+				n++
+			}
+			if n > MaxPredicated {
+				return false
+			}
+			s = s.Succs[0]
+		}
+	}
+	return n > 0
+}
+
+// predicable reports whether an instruction may run predicated in a short region: it reads and
+// writes only its own lane's registers, or accesses memory (or orders it) for its own lane.
+// Anything that looks at other lanes, the SIMT stack or the CTA (warp-level operations,
+// barriers, calls, textures, device-runtime builtins) keeps the branch.
+func predicable(in *ssa.Instr) bool {
+	switch in.Op {
+	case frontend.OpMov, frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpDiv,
+		frontend.OpRem, frontend.OpMin, frontend.OpMax, frontend.OpAbs, frontend.OpNeg, frontend.OpAnd,
+		frontend.OpOr, frontend.OpXor, frontend.OpNot, frontend.OpShl, frontend.OpShr, frontend.OpPopc,
+		frontend.OpClz, frontend.OpBrev, frontend.OpBfe, frontend.OpBfi, frontend.OpFma, frontend.OpRcp,
+		frontend.OpSqrt, frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2,
+		frontend.OpTanh, frontend.OpSetp, frontend.OpSelp, frontend.OpSet, frontend.OpSlct, frontend.OpCvt,
+		frontend.OpCvta, frontend.OpMul24, frontend.OpMad24, frontend.OpSad, frontend.OpBfind, frontend.OpPrmt,
+		frontend.OpLop3, frontend.OpShf, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign,
+		frontend.OpLd, frontend.OpLdu, frontend.OpSt, frontend.OpAtom, frontend.OpRed,
+		frontend.OpMembar, frontend.OpFence:
+		return true
+	}
+	return false
 }

@@ -263,12 +263,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    12,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:71",
-			Pred:   1,
-			Reconv: 4,
-			Succ:   4,
+			Alt:        12,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/hand/legacy_sm20.ptx:71",
+			Pred:       1,
+			Predicated: true,
+			Reconv:     4,
+			Succ:       4,
 		},
 	}
 	// b3 ($Lt_0_1794), PTX line 79; bar.sync at line 80
@@ -346,13 +347,14 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    14,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/hand/legacy_sm20.ptx:86",
-			Negate: true,
-			Pred:   0,
-			Reconv: 7,
-			Succ:   7,
+			Alt:        14,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/hand/legacy_sm20.ptx:86",
+			Negate:     true,
+			Pred:       0,
+			Predicated: true,
+			Reconv:     7,
+			Succ:       7,
 		},
 	}
 	// b5 ($Lt_0_2050), PTX line 92

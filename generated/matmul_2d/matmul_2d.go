@@ -716,13 +716,14 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    16,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/matmul_2d.ptx:179",
-			Negate: true,
-			Pred:   5,
-			Reconv: 5,
-			Succ:   5,
+			Alt:        16,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/matmul_2d.ptx:179",
+			Negate:     true,
+			Pred:       5,
+			Predicated: true,
+			Reconv:     5,
+			Succ:       5,
 		},
 	}
 	// b3 ($L__BB1_3), PTX lines 182-185
@@ -1021,12 +1022,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    24,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/matmul_2d.ptx:261",
-			Pred:   13,
-			Reconv: 13,
-			Succ:   12,
+			Alt:        24,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/matmul_2d.ptx:261",
+			Pred:       13,
+			Predicated: true,
+			Reconv:     13,
+			Succ:       12,
 		},
 	}
 	// b10 ($L__BB1_16), PTX lines 264-269
@@ -1237,12 +1239,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    18,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/matmul_2d.ptx:194",
-			Pred:   6,
-			Reconv: 6,
-			Succ:   6,
+			Alt:        18,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/matmul_2d.ptx:194",
+			Pred:       6,
+			Predicated: true,
+			Reconv:     6,
+			Succ:       6,
 		},
 	}
 	// b16, PTX lines 196-199

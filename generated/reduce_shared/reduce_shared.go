@@ -138,12 +138,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    20,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:32",
-			Pred:   0,
-			Reconv: 1,
-			Succ:   1,
+			Alt:        20,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:32",
+			Pred:       0,
+			Predicated: true,
+			Reconv:     1,
+			Succ:       1,
 		},
 	}
 	// b1 ($L__BB0_2), PTX lines 40-43; bar.sync at line 44
@@ -204,12 +205,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    21,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:46",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
+			Alt:        21,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:46",
+			Pred:       1,
+			Predicated: true,
+			Reconv:     3,
+			Succ:       3,
 		},
 	}
 	// b2 ($L__BB0_4), PTX line 52; bar.sync at line 53
@@ -255,12 +257,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    22,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:55",
-			Pred:   2,
-			Reconv: 5,
-			Succ:   5,
+			Alt:        22,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:55",
+			Pred:       2,
+			Predicated: true,
+			Reconv:     5,
+			Succ:       5,
 		},
 	}
 	// b3 ($L__BB0_6), PTX line 61; bar.sync at line 62
@@ -306,12 +309,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    23,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:64",
-			Pred:   3,
-			Reconv: 7,
-			Succ:   7,
+			Alt:        23,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:64",
+			Pred:       3,
+			Predicated: true,
+			Reconv:     7,
+			Succ:       7,
 		},
 	}
 	// b4 ($L__BB0_8), PTX line 70; bar.sync at line 71
@@ -357,12 +361,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    24,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:73",
-			Pred:   4,
-			Reconv: 9,
-			Succ:   9,
+			Alt:        24,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:73",
+			Pred:       4,
+			Predicated: true,
+			Reconv:     9,
+			Succ:       9,
 		},
 	}
 	// b5 ($L__BB0_10), PTX line 79; bar.sync at line 80
@@ -408,12 +413,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    25,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:82",
-			Pred:   5,
-			Reconv: 11,
-			Succ:   11,
+			Alt:        25,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:82",
+			Pred:       5,
+			Predicated: true,
+			Reconv:     11,
+			Succ:       11,
 		},
 	}
 	// b6 ($L__BB0_12), PTX line 88; bar.sync at line 89
@@ -459,12 +465,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    26,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:91",
-			Pred:   6,
-			Reconv: 13,
-			Succ:   13,
+			Alt:        26,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:91",
+			Pred:       6,
+			Predicated: true,
+			Reconv:     13,
+			Succ:       13,
 		},
 	}
 	// b7 ($L__BB0_14), PTX line 97; bar.sync at line 98
@@ -510,12 +517,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    27,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:100",
-			Pred:   7,
-			Reconv: 15,
-			Succ:   15,
+			Alt:        27,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:100",
+			Pred:       7,
+			Predicated: true,
+			Reconv:     15,
+			Succ:       15,
 		},
 	}
 	// b8 ($L__BB0_16), PTX line 106; bar.sync at line 107
@@ -561,12 +569,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    28,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:109",
-			Pred:   8,
-			Reconv: 17,
-			Succ:   17,
+			Alt:        28,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:109",
+			Pred:       8,
+			Predicated: true,
+			Reconv:     17,
+			Succ:       17,
 		},
 	}
 	// b9 ($L__BB0_18), PTX line 115; bar.sync at line 116
@@ -606,12 +615,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    29,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:117",
-			Pred:   8,
-			Reconv: 19,
-			Succ:   19,
+			Alt:        29,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:117",
+			Pred:       8,
+			Predicated: true,
+			Reconv:     19,
+			Succ:       19,
 		},
 	}
 	// b10 ($L__BB0_20), PTX line 125; ret
@@ -997,12 +1007,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    20,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:150",
-			Pred:   0,
-			Reconv: 1,
-			Succ:   1,
+			Alt:        20,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:150",
+			Pred:       0,
+			Predicated: true,
+			Reconv:     1,
+			Succ:       1,
 		},
 	}
 	// b1 ($L__BB1_2), PTX lines 158-161; bar.sync at line 162
@@ -1063,12 +1074,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    21,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:164",
-			Pred:   1,
-			Reconv: 3,
-			Succ:   3,
+			Alt:        21,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:164",
+			Pred:       1,
+			Predicated: true,
+			Reconv:     3,
+			Succ:       3,
 		},
 	}
 	// b2 ($L__BB1_4), PTX line 170; bar.sync at line 171
@@ -1114,12 +1126,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    22,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:173",
-			Pred:   2,
-			Reconv: 5,
-			Succ:   5,
+			Alt:        22,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:173",
+			Pred:       2,
+			Predicated: true,
+			Reconv:     5,
+			Succ:       5,
 		},
 	}
 	// b3 ($L__BB1_6), PTX line 179; bar.sync at line 180
@@ -1165,12 +1178,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    23,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:182",
-			Pred:   3,
-			Reconv: 7,
-			Succ:   7,
+			Alt:        23,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:182",
+			Pred:       3,
+			Predicated: true,
+			Reconv:     7,
+			Succ:       7,
 		},
 	}
 	// b4 ($L__BB1_8), PTX line 188; bar.sync at line 189
@@ -1216,12 +1230,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    24,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:191",
-			Pred:   4,
-			Reconv: 9,
-			Succ:   9,
+			Alt:        24,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:191",
+			Pred:       4,
+			Predicated: true,
+			Reconv:     9,
+			Succ:       9,
 		},
 	}
 	// b5 ($L__BB1_10), PTX line 197; bar.sync at line 198
@@ -1267,12 +1282,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    25,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:200",
-			Pred:   5,
-			Reconv: 11,
-			Succ:   11,
+			Alt:        25,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:200",
+			Pred:       5,
+			Predicated: true,
+			Reconv:     11,
+			Succ:       11,
 		},
 	}
 	// b6 ($L__BB1_12), PTX line 206; bar.sync at line 207
@@ -1318,12 +1334,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    26,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:209",
-			Pred:   6,
-			Reconv: 13,
-			Succ:   13,
+			Alt:        26,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:209",
+			Pred:       6,
+			Predicated: true,
+			Reconv:     13,
+			Succ:       13,
 		},
 	}
 	// b7 ($L__BB1_14), PTX line 215; bar.sync at line 216
@@ -1369,12 +1386,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    27,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:218",
-			Pred:   7,
-			Reconv: 15,
-			Succ:   15,
+			Alt:        27,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:218",
+			Pred:       7,
+			Predicated: true,
+			Reconv:     15,
+			Succ:       15,
 		},
 	}
 	// b8 ($L__BB1_16), PTX line 224; bar.sync at line 225
@@ -1420,12 +1438,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    28,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:227",
-			Pred:   8,
-			Reconv: 17,
-			Succ:   17,
+			Alt:        28,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:227",
+			Pred:       8,
+			Predicated: true,
+			Reconv:     17,
+			Succ:       17,
 		},
 	}
 	// b9 ($L__BB1_18), PTX line 233; bar.sync at line 234
@@ -1465,12 +1484,13 @@ func init() {
 			}},
 		},
 		Term: runtime.Term{
-			Alt:    29,
-			Kind:   runtime.TermBranch,
-			Loc:    "testdata/ptx/reduce_shared.ptx:235",
-			Pred:   8,
-			Reconv: 19,
-			Succ:   19,
+			Alt:        29,
+			Kind:       runtime.TermBranch,
+			Loc:        "testdata/ptx/reduce_shared.ptx:235",
+			Pred:       8,
+			Predicated: true,
+			Reconv:     19,
+			Succ:       19,
 		},
 	}
 	// b10 ($L__BB1_20), PTX line 243; ret

@@ -75,6 +75,7 @@ func printStats(w io.Writer, kernel string, s *runtime.Stats, lines bool, src []
 	row("branches", "%d (%d divergent)", s.Branches, s.DivergentBranches)
 	row("calls", "%d", s.Calls)
 	row("reconvergences", "%d", s.Reconvergences)
+	row("predicated regions", "%d", s.PredicatedRegions)
 	row("max SIMT stack depth", "%d", s.MaxStackDepth)
 	row("max call depth", "%d", s.MaxCallDepth)
 	row("barriers", "%d", s.Barriers)

@@ -1181,6 +1181,44 @@ var kernelCases = []kernelCase{
 		}}
 	}},
 
+	// short_ifs.cu
+	{file: "short_ifs", kernel: "short_ifs", shapes: boundedShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		const lo, hi = -50, 60
+		in := f.f32(s.n, -100, 100)
+		flags := f.i32(s.n, 0, 3)
+		markInit := f.f32(s.n, -1, 1)
+		countInit := []int32{int32(f.rng.IntN(100)), int32(f.rng.IntN(100))}
+		out, mark, count := outputBuf[float32](f, s.n), inoutBuf(f, markInit), inoutBuf(f, countInit)
+		return kernelLaunch{args: []any{out, mark, count, inputBuf(f, in), inputBuf(f, flags), s.n, float32(lo), float32(hi)}, check: func(t *testing.T) {
+			want, wantMark, wantCount := make([]float32, s.n), slices.Clone(markInit), slices.Clone(countInit)
+			for i, x := range in {
+				if x < lo {
+					x = lo
+					wantCount[0]++
+				} else if x > hi {
+					x = hi
+					wantCount[1]++
+				}
+				if i+1 < s.n && in[i+1] > 0 {
+					x += in[i+1]
+				}
+				if x < 0 && i > 0 {
+					x = in[i-1]
+				}
+				switch {
+				case flags[i]&1 != 0:
+					wantMark[i] = x
+				case flags[i]&2 != 0:
+					wantMark[i] = -x
+				}
+				want[i] = x
+			}
+			requireElemsF32(t, "out", want, readBuf[float32](f, out, s.n))
+			requireElemsF32(t, "mark", wantMark, readBuf[float32](f, mark, s.n))
+			requireElems(t, "count", wantCount, readBuf[int32](f, count, 2))
+		}}
+	}},
+
 	// struct_byval.cu
 	{file: "struct_byval", kernel: "affine", shapes: boundedShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
 		in := f.f32(s.n, -100, 100)

@@ -173,3 +173,92 @@ func BenchmarkFibGo(b *testing.B) {
 	}
 	cpu.report(b)
 }
+
+// ---- short_ifs ----
+
+// BenchmarkShortIfs times short_ifs.cu (clang -O2), a kernel full of short ifs around memory
+// accesses, whose divergent regions run predicated (runtime.Term.Predicated); the
+// workers=1/nopred sub-benchmarks run every branch on the SIMT stack instead
+// (LaunchConfig.NoPredication), which shows the gain.
+func BenchmarkShortIfs(b *testing.B) { benchEngines(b, "short_ifs.ptx", "short_ifs", benchShortIfs) }
+
+const shortIfsLo, shortIfsHi = float32(-50), float32(60)
+
+// benchShortIfsInputs are 2^22 values in [-100, 100), flags in [0, 4) and mark's start.
+func benchShortIfsInputs() (in []float32, flags []int32, mark []float32) {
+	x, y := benchVecAddInputs()
+	flags = make([]int32, len(x))
+	for i := range flags {
+		flags[i] = int32(math.Float32bits(y[i]) >> 7 & 3)
+	}
+	return x, flags, y
+}
+
+// benchShortIfsGo is short_ifs as a serial loop.
+func benchShortIfsGo(out, mark []float32, count []int32, in []float32, flags []int32, lo, hi float32) {
+	n := len(in)
+	for i, x := range in {
+		if x < lo {
+			x = lo
+			count[0]++
+		} else if x > hi {
+			x = hi
+			count[1]++
+		}
+		if i+1 < n && in[i+1] > 0 {
+			x += in[i+1]
+		}
+		if x < 0 && i > 0 {
+			x = in[i-1]
+		}
+		if f := flags[i]; f&1 != 0 {
+			mark[i] = x
+		} else if f&2 != 0 {
+			mark[i] = -x
+		}
+		out[i] = x
+	}
+}
+
+func benchShortIfs(b *testing.B, k *ptx2go.Kernel) {
+	dev := runtime.NewDevice()
+	in, flags, mark := benchShortIfsInputs()
+	pin, pflags, pmark := harness.Upload(b, dev, in), harness.Upload(b, dev, flags), harness.Upload(b, dev, mark)
+	pcount := harness.Upload(b, dev, []int32{0, 0})
+	pout, err := dev.Malloc(4 * vecAddN)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := &benchLaunch{k: k, dev: dev, grid: runtime.D1(vecAddN / 256), block: runtime.D1(256),
+		args: []any{pout, pmark, pcount, pin, pflags, vecAddN, shortIfsLo, shortIfsHi}, noPred: true}
+	l.check(b)
+	got, gotMark, gotCount := make([]float32, vecAddN), make([]float32, vecAddN), make([]int32, 2)
+	harness.Download(b, dev, got, pout)
+	harness.Download(b, dev, gotMark, pmark)
+	harness.Download(b, dev, gotCount, pcount)
+	want, wantMark, wantCount := make([]float32, vecAddN), append([]float32(nil), mark...), make([]int32, 2)
+	benchShortIfsGo(want, wantMark, wantCount, in, flags, shortIfsLo, shortIfsHi)
+	for i := range want {
+		if math.Float32bits(got[i]) != math.Float32bits(want[i]) || math.Float32bits(gotMark[i]) != math.Float32bits(wantMark[i]) {
+			b.Fatalf("short_ifs: out[%d], mark[%d] = %v, %v, want %v, %v", i, i, got[i], gotMark[i], want[i], wantMark[i])
+		}
+	}
+	if gotCount[0] != wantCount[0] || gotCount[1] != wantCount[1] {
+		b.Fatalf("short_ifs: count = %v, want %v", gotCount, wantCount)
+	}
+	if l.stats.PredicatedRegions == 0 {
+		b.Fatalf("short_ifs: no region ran predicated")
+	}
+	l.run(b)
+}
+
+func BenchmarkShortIfsGo(b *testing.B) {
+	in, flags, mark := benchShortIfsInputs()
+	out, count := make([]float32, vecAddN), make([]int32, 2)
+	b.ReportAllocs()
+	cpu := startCPU()
+	for b.Loop() {
+		benchShortIfsGo(out, mark, count, in, flags, shortIfsLo, shortIfsHi)
+	}
+	cpu.report(b)
+}

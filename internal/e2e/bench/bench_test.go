@@ -32,7 +32,7 @@ import (
 // benchKernel compiles a testdata PTX file and returns one of its kernels.
 func benchKernel(tb testing.TB, file, name string) *ptx2go.Kernel {
 	tb.Helper()
-	mod, err := ptx2go.CompileFile("testdata/ptx/" + file)
+	mod, err := benchCompile("testdata/ptx/" + file)
 	if err != nil {
 		tb.Fatalf("compile %s: %v", file, err)
 	}
@@ -48,6 +48,9 @@ func benchKernel(tb testing.TB, file, name string) *ptx2go.Kernel {
 func benchEngines(b *testing.B, file, name string, bench func(b *testing.B, k *ptx2go.Kernel)) {
 	b.Run("engine=closure", func(b *testing.B) { bench(b, benchKernel(b, file, name)) })
 	b.Run("engine=go", func(b *testing.B) {
+		if benchChecked() {
+			b.Skip("$PTX2GO_CHECK: the engine=go corpus has no check hooks")
+		}
 		rt, ok := gocorpus.Lookup(strings.TrimSuffix(file, ".ptx"))
 		if !ok {
 			b.Skipf("no generated package for %s", file)
@@ -73,12 +76,20 @@ type benchLaunch struct {
 	block runtime.Dim3
 	args  []any
 	stats runtime.Stats // from the check run
+	// noPred adds the sub-benchmark workers=1/nopred: one worker, every divergent branch on
+	// the SIMT stack (LaunchConfig.NoPredication).
+	noPred bool
 }
 
 // launch runs the kernel once with the given worker count (and statistics if st is set).
 func (l *benchLaunch) launch(workers int, st *runtime.Stats) error {
+	return l.launchPred(workers, st, false)
+}
+
+// launchPred is launch, with every divergent branch on the SIMT stack if noPred is set.
+func (l *benchLaunch) launchPred(workers int, st *runtime.Stats, noPred bool) error {
 	return l.k.LaunchConfig(context.Background(), l.dev, runtime.LaunchConfig{
-		Grid: l.grid, Block: l.block, Workers: workers, Stats: st,
+		Grid: l.grid, Block: l.block, Workers: workers, Stats: st, NoPredication: noPred,
 	}, l.args...)
 }
 
@@ -96,15 +107,21 @@ func (l *benchLaunch) check(b *testing.B) {
 
 // run times launches on workers=1 and workers=default (GOMAXPROCS) in sub-benchmarks.
 func (l *benchLaunch) run(b *testing.B) {
-	for _, w := range []struct {
+	type variant struct {
 		name    string
 		workers int
-	}{{"workers=1", 1}, {"workers=default", 0}} {
+		noPred  bool
+	}
+	variants := []variant{{"workers=1", 1, false}, {"workers=default", 0, false}}
+	if l.noPred {
+		variants = append(variants, variant{"workers=1/nopred", 1, true})
+	}
+	for _, w := range variants {
 		b.Run(w.name, func(b *testing.B) {
 			b.ReportAllocs()
 			cpu := startCPU()
 			for b.Loop() {
-				if err := l.launch(w.workers, nil); err != nil {
+				if err := l.launchPred(w.workers, nil, w.noPred); err != nil {
 					b.Fatal(err)
 				}
 			}

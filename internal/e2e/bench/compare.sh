@@ -17,7 +17,7 @@
 set -eu
 
 rev=${1:?usage: compare.sh REV KERNELS COUNT}
-kernels=${2:-VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib}
+kernels=${2:-VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib|ShortIfs}
 count=${3:-5}
 GO=${GO:-go}
 BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}

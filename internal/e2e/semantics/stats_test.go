@@ -139,8 +139,9 @@ func TestStatsBranch(t *testing.T) {
 		// `@%p2 bra SKIP`, `@%p1 bra THEN` and `bra DONE`; only the second splits the warp.
 		Branches: 3, DivergentBranches: 1,
 		// The split pushes one entry per side on top of the warp's entry, which waits at DONE;
-		// both side entries are popped when they reach DONE.
-		Reconvergences: 2, MaxStackDepth: 3,
+		// both side entries are popped when they reach DONE. The sides (4 instructions) are
+		// short: they run predicated (PredicatedRegions), and the counts are the stack's.
+		Reconvergences: 2, MaxStackDepth: 3, PredicatedRegions: 1,
 		Loaded: statsSpaces(runtime.MemParam, 8*32),
 		Stored: statsSpaces(runtime.MemGlobal, 4*32),
 	})
