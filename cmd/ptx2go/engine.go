@@ -50,8 +50,8 @@ func main() {
 // runGoEngine runs `ptx2go run -engine go`: it finds the program for the PTX file in the
 // cache, or generates and builds it, and runs it with args (the run command line), which it
 // parses again, with the same output. The result is the exit status.
-func runGoEngine(file string, args []string, stdout, stderr io.Writer) int {
-	prog, err := engineProgram(file)
+func runGoEngine(file string, check bool, args []string, stdout, stderr io.Writer) int {
+	prog, err := engineProgram(file, check)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitFail
@@ -95,7 +95,7 @@ func engineCacheDir() (string, error) {
 // engineProgram returns the path of the built program for the PTX file: the cached one, or
 // a new build. The cache key hashes the file's name (faults name it) and content, the ptx2go
 // version and the Go toolchain's version and target.
-func engineProgram(file string) (string, error) {
+func engineProgram(file string, check bool) (string, error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		return "", engineError("the Go toolchain is needed to build the kernel, and go is not on PATH")
@@ -110,6 +110,10 @@ func engineProgram(file string) (string, error) {
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "ptx2go run -engine go\n%s\n%s\n%s%s\n", ptx2goVersion(), file, out, src)
+	if check {
+		// A program for -check has the sanitizer's hooks (gosrc.Options.Check): another build.
+		fmt.Fprintf(h, "check\n")
+	}
 	key := hex.EncodeToString(h.Sum(nil))[:32]
 
 	root, err := engineCacheDir()
@@ -126,7 +130,7 @@ func engineProgram(file string) (string, error) {
 		return prog, nil
 	}
 
-	gen, err := generateModule(file, src)
+	gen, err := generateModule(file, src, check)
 	if err != nil {
 		return "", err
 	}
@@ -162,8 +166,8 @@ func engineProgram(file string) (string, error) {
 }
 
 // generateModule generates the Go source of the PTX module src read from file, as package
-// kernels. Errors are one line with the PTX position, as in the closure engine.
-func generateModule(file string, src []byte) ([]byte, error) {
+// kernels, with the sanitizer's hooks when check (run -check). Errors are one line with the PTX position, as in the closure engine.
+func generateModule(file string, src []byte, check bool) ([]byte, error) {
 	m, err := frontend.Parse(file, src)
 	if err != nil {
 		return nil, runner.CompileError(file, err)
@@ -172,7 +176,7 @@ func generateModule(file string, src []byte) ([]byte, error) {
 	if err != nil {
 		return nil, runner.CompileError(file, err)
 	}
-	gen, err := gosrc.Generate(p, gosrc.Options{Package: "kernels"})
+	gen, err := gosrc.Generate(p, gosrc.Options{Package: "kernels", Check: check})
 	if err != nil {
 		// The positioned errors are the ones the closure engine reports (ssa.Error), which
 		// CompileError formats as it does the closure engine's.

@@ -112,3 +112,24 @@ func exeName(name string) string {
 	}
 	return name
 }
+
+// run -engine go -check builds the program with the sanitizer's hooks (another build than
+// without -check) and reports what the closure engine reports, with its exit status.
+func TestRunEngineGoCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program with the go command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	t.Setenv("PTX2GO_CACHE", t.TempDir())
+	args := []string{"run", "-check", "all", "-kernel", "shared_uninit", "-block", "64", "-arg", "zeros:256", "-arg", "zeros:256",
+		filepath.Join("..", "..", "testdata", "sanitizer", "bugs.nvcc.ptx")}
+	code, want, _ := runCLI(args...)
+	require.Equal(t, exitFail, code)
+	require.Contains(t, want, "Uninitialized __shared__ memory read")
+	require.Contains(t, want, "ERROR SUMMARY: 1 error")
+	code, got, stderr := runCLI(append(args, "-engine", "go")...)
+	require.Equal(t, exitFail, code, "stderr: %s", stderr)
+	require.Equal(t, want, got)
+}

@@ -20,7 +20,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if c.Engine() == "go" {
-		return runGoEngine(c.File(), args, stdout, stderr)
+		return runGoEngine(c.File(), c.Check() != 0, args, stdout, stderr)
 	}
 	load := ptx2go.CompileFile
 	if c.Check() != 0 {

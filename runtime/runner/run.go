@@ -80,7 +80,7 @@ Flags:
   -timeout DURATION  stop the kernel with a cancellation fault after DURATION (e.g. 10s)
   -max-blocks N      stop the kernel with a budget fault when a warp has run N basic blocks:
                      a deterministic cut-off for runaway kernels (with -workers 1)
-  -check TOOLS       run the sanitizer (closure engine): racecheck,synccheck,initcheck or all;
+  -check TOOLS       run the sanitizer (both engines): racecheck,synccheck,initcheck or all;
                      reports in compute-sanitizer's layout on standard output, exit status 1
                      when anything is reported (docs/sanitizer.md)
   -stats             after a successful run, print execution statistics to standard error:
