@@ -149,7 +149,7 @@ const (
 	lineShfl           = 207
 	lineFlagRead       = 230 // out[0] = value
 	lineFlagValue      = 232 // value = 42
-	lineShimShflDown   = 33 // testdata/cuda/cuda_shim.h
+	lineShimShflDown   = 33  // testdata/cuda/cuda_shim.h
 	lineWarpStep16     = 47
 	lineWarpStep8      = 48
 	lineWarpStep4      = 49
