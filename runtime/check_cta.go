@@ -103,6 +103,9 @@ func (w *Warp) CheckMem(s *CheckSite, m uint32) {
 		cc.fenced[w.ID] |= m
 		return
 	}
+	if cc.tools&(CheckRace|CheckInit) == 0 {
+		return // synccheck alone looks at no memory access
+	}
 	if s.Op == CheckStore && s.Val > 0 && s.Space != SpaceLocal && m&(m-1) != 0 {
 		m = cc.sameWrites(w, s, m)
 	}
