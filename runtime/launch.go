@@ -314,15 +314,18 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 	}
 
 	var (
-		next, done atomic.Uint64
-		mu         sync.Mutex
-		firstErr   error
-		firstCTA   uint64
-		wg         sync.WaitGroup
+		queue    = newCTAQueue(total, workers)
+		done     atomic.Uint64 // CTAs finished, counted only for progress
+		mu       sync.Mutex
+		firstErr error
+		firstCTA uint64
+		wg       sync.WaitGroup
 	)
 	// The calling goroutine is one of the workers: a launch of one CTA, or the last worker of
 	// any launch, runs without handing the work to another goroutine and back, which costs a
 	// cgo caller (ptx2go exec) tens of microseconds, its goroutine being locked to its thread.
+	// Each worker makes its own CTA and statistics counter: allocated by its goroutine, they
+	// usually come from its processor's own memory spans, not from next to another worker's.
 	work := func() {
 		c := newCTA(l)
 		if l.chk != nil {
@@ -336,31 +339,35 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 				l.countsMu.Unlock()
 			}()
 		}
-		for !l.failed.Load() {
-			id := next.Add(1) - 1
-			if id >= total {
+		for {
+			id, end := queue.take()
+			if id == end {
 				return
 			}
-			err := c.runSafely(id)
-			if c.chk != nil {
-				c.chk.finish()
-			}
-			l.flushPrintf(c)
-			if err != nil {
-				if err == errStopped {
+			for ; id < end; id++ {
+				if l.failed.Load() {
 					return
 				}
-				mu.Lock()
-				if firstErr == nil || id < firstCTA {
-					firstErr, firstCTA = err, id
+				err := c.runSafely(id)
+				if c.chk != nil {
+					c.chk.finish()
 				}
-				mu.Unlock()
-				l.failed.Store(true)
-				return
-			}
-			n := done.Add(1)
-			if progress != nil {
-				progress(n, total)
+				l.flushPrintf(c)
+				if err != nil {
+					if err == errStopped {
+						return
+					}
+					mu.Lock()
+					if firstErr == nil || id < firstCTA {
+						firstErr, firstCTA = err, id
+					}
+					mu.Unlock()
+					l.failed.Store(true)
+					return
+				}
+				if progress != nil {
+					progress(done.Add(1), total)
+				}
 			}
 		}
 	}
@@ -377,6 +384,52 @@ func (l *launch) runGrid(cooperative bool, progress func(done, total uint64)) er
 		return firstErr
 	}
 	return l.runChildren(allCTAs)
+}
+
+// chunksPerWorker is how many chunks each worker's share of the CTAs not yet handed out is cut
+// into (ctaQueue): more chunks balance CTAs of uneven cost, and a worker that its processor
+// leaves idle for a while, better; fewer touch the queue less often.
+const chunksPerWorker = 4
+
+// ctaQueue hands out a launch's CTAs, by linear index, to its workers in chunks of consecutive
+// CTAs (guided self-scheduling): a chunk is the CTAs not yet handed out over chunksPerWorker
+// times the workers, at least one, so chunks shrink as the grid drains and the last ones are
+// single CTAs, which balances the workers' ends as handing out one CTA at a time does. The
+// workers write the queue's shared counter fewer than divisor*(2+ln(CTAs/divisor)) times per
+// launch instead of once per CTA: 69 times for 16384 CTAs on 2 workers, 1464 on 64. Chunks
+// are handed out in increasing order, so one worker runs the CTAs in order, and a launch
+// with as many workers as CTAs (a cooperative one) hands out single CTAs.
+//
+// The queue is one cache line: Go places an object of 64 bytes at a multiple of 64, so the
+// counter the workers write shares its line with nothing that other code reads or writes.
+type ctaQueue struct {
+	next  atomic.Uint64 // the first CTA not handed out yet
+	total uint64
+	// divisor is chunksPerWorker times the workers: a chunk is the CTAs left over divisor.
+	divisor uint64
+	_       [cacheLine - 24]byte
+}
+
+// cacheLine is the size of a processor cache line, the unit in which cores share memory.
+const cacheLine = 64
+
+// newCTAQueue returns the queue of a launch of total CTAs on workers workers.
+func newCTAQueue(total uint64, workers int) *ctaQueue {
+	return &ctaQueue{total: total, divisor: chunksPerWorker * uint64(max(workers, 1))}
+}
+
+// take hands out the next chunk, the CTAs id to end-1; id == end when none are left.
+func (q *ctaQueue) take() (id, end uint64) {
+	for {
+		id = q.next.Load()
+		if id >= q.total {
+			return id, id
+		}
+		end = id + max((q.total-id)/q.divisor, 1)
+		if q.next.CompareAndSwap(id, end) {
+			return id, end
+		}
+	}
 }
 
 // runSafely runs one CTA, turning a fault (or an internal error) into an error.
