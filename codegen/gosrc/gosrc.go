@@ -96,6 +96,8 @@ type gen struct {
 	// their sites, the package-level array checkSites.
 	check      bool
 	checkSites []*runtime.CheckSite
+	// laneFns names the per-lane functions of the functions that have one (lanefn.go).
+	laneFns map[*ssa.Function]string
 }
 
 func (g *gen) errorf(pos frontend.Pos, format string, args ...any) {
@@ -194,6 +196,7 @@ func Generate(p *ssa.Program, opts Options) ([]byte, error) {
 		f.generate()
 	}
 	if len(g.errs) == 0 {
+		g.laneFuncs()
 		for _, f := range g.fnList {
 			f.run, f.runDecls = f.runFunc()
 		}

@@ -135,11 +135,16 @@ func (f *fnGen) runFunc() (string, []jen.Code) {
 				body = append(body, jen.Return(jen.Id("pc"), jen.Id("budget")))
 				break
 			}
-			// A direct call every lane makes: the callee's chain runs it (runtime.Warp.CallInline).
+			// A direct call every lane makes: the callee's chain runs it (runtime.Warp.CallInline),
+			// or its per-lane function each lane's call where the callee has one (lanefn.go).
 			follows = true
 			term := jen.Op("&").Id(f.ident).Dot("Blocks").Index(jen.Lit(i)).Dot("Term")
+			call := jen.Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget"))
+			if lane := f.g.laneFns[f.g.fnList[cs.Direct.Index].Fn]; lane != "" {
+				call = jen.Id("w").Dot("CallLanes").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget"), jen.Id(lane))
+			}
 			body = append(body,
-				jen.If(jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").Id("w").Dot("CallInline").Call(jen.Id("pc"), term, jen.Id("m"), jen.Id("stop"), jen.Id("budget")),
+				jen.If(jen.List(jen.Id("pc"), jen.Id("budget")).Op("=").Add(call),
 					jen.Id("pc").Op("!=").Lit(int(b.rt.Succ))).Block(jen.Return(jen.Id("pc"), jen.Id("budget"))),
 				jen.Goto().Id(label(int(b.rt.Succ))))
 		default:
