@@ -344,3 +344,34 @@ func TestLaunchCancel(t *testing.T) {
 		t.Errorf("CTAs started after the cancellation: %v", p.order)
 	}
 }
+
+// BenchmarkLaunchEmptyCTAs launches 20000 CTAs of one warp whose kernel is one empty
+// instruction: what a launch costs per CTA (ns/CTA), the hand-out to the workers included, on
+// one worker and on all (Workers at its default), whose ratio is the worker scaling of the
+// smallest CTAs.
+func BenchmarkLaunchEmptyCTAs(b *testing.B) {
+	const ctas = 20000
+	k := &Func{
+		Name: "empty", Kernel: true, Exit: 1, Loc: "empty.ptx:1",
+		Blocks: []Block{
+			{Code: []Instr{func(*Warp, uint32) {}}, PTXInstrs: 1, Term: Term{Kind: TermJump, Loc: "empty.ptx:2", Succ: 1}},
+			{Term: Term{Kind: TermNone, Reconv: -1}},
+		},
+	}
+	mod := &Module{Name: "empty", Funcs: []*Func{k}, SM: 80}
+	dev := NewDevice()
+	for _, workers := range []int{1, 0} {
+		name := "workers=1"
+		if workers == 0 {
+			name = "workers=default"
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if err := dev.Launch(b.Context(), mod, k, LaunchConfig{Grid: D1(ctas), Block: D1(WarpSize), Workers: workers}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/ctas, "ns/CTA")
+		})
+	}
+}
