@@ -106,6 +106,9 @@ func ext(v uint64, n int, signed bool) uint64 {
 
 // exec runs one instruction (not a terminator) of frame f.
 func (t *thread) exec(f *frame, in *ssa.Instr) (err error) {
+	if isWarpSync(in) {
+		return t.arriveWarpSync(f, in)
+	}
 	if in.Guard != nil {
 		g := f.regs[in.Guard.Reg.ID] != 0
 		if g == in.GuardNeg {

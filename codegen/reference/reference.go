@@ -13,8 +13,9 @@
 // read and written through its exported API.
 //
 // Scheduling: the CTAs of a grid run one after another; within a CTA, each live thread runs
-// until it reaches a bar.sync or ends, in thread order; when every live thread waits at a
-// barrier, they are all released and the round repeats. Atomics are sequential, since one
+// until it reaches a bar.sync or a warp-level instruction, or ends, in thread order; the
+// warp-level instructions whose threads have all arrived run (warp.go) and those threads go
+// on; when every live thread waits at a barrier, they are all released and the round repeats. Atomics are sequential, since one
 // thread runs at a time. Every thread has an instruction budget; running past it is an error,
 // never a hang.
 //
@@ -23,7 +24,8 @@
 // const, shared, local, param and generic spaces (scalars and vectors), cvta, atom/red on
 // integers, the special registers that do not depend on time, bra, brx.idx, direct and indirect
 // calls (with .calltargets, call tables or prototypes), ret, exit, trap, bar.sync/barrier.sync
-// (id operand, no thread count), membar/fence and bar.warp.sync (no-ops for a thread alone).
+// (id operand, no thread count), membar/fence and bar.warp.sync (no-ops for a thread alone),
+// shfl.sync and vote.sync (warp.go).
 // Anything else is an error: "reference: unsupported instruction X at FILE:LINE".
 package reference
 
@@ -385,9 +387,10 @@ type thread struct {
 	local   []byte
 	steps   int
 	done    bool
-	waiting bool   // at a barrier
+	waiting bool   // at a barrier or a warp-level instruction
 	barrier uint64 // the barrier it waits at
 	barLoc  string
+	sync    *warpSync // the warp-level instruction it waits at, nil at a barrier
 }
 
 // frame is one activation of a function.
@@ -430,10 +433,24 @@ func (ln *launch) runCTA(id runtime.Dim3) error {
 				return err
 			}
 		}
+		ran := false
+		for w := 0; w < n; w += 32 {
+			r, err := runWarpSyncs(threads[w:min(w+32, n)])
+			if err != nil {
+				return err
+			}
+			ran = ran || r
+		}
+		if ran {
+			continue
+		}
 		var first *thread
 		for _, t := range threads {
 			if t.done {
 				continue
+			}
+			if t.sync != nil {
+				return t.syncDeadlock()
 			}
 			if first == nil {
 				first = t

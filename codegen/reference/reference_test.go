@@ -133,6 +133,8 @@ func TestErrors(t *testing.T) {
 		{"activemask.b32 %r0;", "reference: unsupported instruction activemask.b32 at test.ptx:"},
 		{"L: bra L;", "budget"},
 		{"mov.u32 %r0, %tid.x; setp.eq.u32 %p, %r0, 0; @%p bar.sync 0; bar.sync 1;", "barrier deadlock"},
+		{"mov.u32 %r0, %tid.x; setp.eq.u32 %p, %r0, 0; @%p bar.sync 0; vote.sync.ballot.b32 %r1, %p, 0xf;", "names lanes that never reach it"},
+		{"vote.sync.ballot.b32 %r1, %p, 0xe;", "does not include the executing lane 0"},
 	} {
 		src := ".version 8.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n.reg .b32 %r<2>;\n.reg .pred %p;\n" + c.body + "\nret;\n}\n"
 		prog := build(t, src)
@@ -140,6 +142,111 @@ func TestErrors(t *testing.T) {
 			reference.Config{Grid: runtime.D1(1), Block: runtime.D1(4), MaxSteps: 10000}, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.body, err, c.want)
+		}
+	}
+}
+
+// Warp-level instructions in a function called from a divergent branch: the lanes whose
+// %laneid is odd call it with their ballot as the membermask; it shuffles each lane's value
+// from the lane 2 above (down 2: lanes 31 and 29, out of range, keep their own; in a partial
+// warp, a source lane that does not exist reads 0), counts the lanes with a value above 10
+// and asks whether all of them are.
+const warpSrc = `
+.version 8.0
+.target sm_80
+.address_size 64
+
+.func (.param .b32 r) f(.param .b32 v, .param .b32 m)
+{
+	.reg .b32 %a<6>;
+	.reg .pred %p<3>;
+	ld.param.b32 %a0, [v];
+	ld.param.b32 %a1, [m];
+	shfl.sync.down.b32 %a2|%p0, %a0, 2, 31, %a1;
+	setp.gt.u32 %p1, %a0, 10;
+	vote.sync.ballot.b32 %a3, %p1, %a1;
+	popc.b32 %a3, %a3;
+	vote.sync.all.pred %p2, %p1, %a1;
+	selp.b32 %a4, 1000, 0, %p2;
+	selp.b32 %a5, 100000, 0, %p0;
+	mad.lo.u32 %a2, %a3, 65536, %a2;
+	add.u32 %a2, %a2, %a4;
+	add.u32 %a2, %a2, %a5;
+	st.param.b32 [r], %a2;
+	ret;
+}
+
+.entry k(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<3>;
+	.reg .pred %p;
+	mov.u32 %r0, %tid.x;
+	ld.param.u64 %rd0, [out];
+	mul.wide.u32 %rd1, %r0, 4;
+	add.u64 %rd0, %rd0, %rd1;
+	and.b32 %r1, %r0, 1;
+	setp.eq.u32 %p, %r1, 1;
+	vote.sync.ballot.b32 %r2, %p, 0xffffffff;
+	mov.u32 %r3, 0;
+	@!%p bra DONE;
+	{
+		.param .b32 a;
+		.param .b32 b;
+		.param .b32 q;
+		st.param.b32 [a], %r0;
+		st.param.b32 [b], %r2;
+		call (q), f, (a, b);
+		ld.param.b32 %r3, [q];
+	}
+DONE:
+	st.global.u32 [%rd0], %r3;
+	ret;
+}
+`
+
+func TestWarpLevel(t *testing.T) {
+	prog := build(t, warpSrc)
+	dev := runtime.NewDevice()
+	const n = 40 // a full warp and a partial one
+	out, err := dev.Malloc(4 * n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reference.Launch(context.Background(), dev, prog, "k", runtime.D1(1), runtime.D1(n), ptrParam(out)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint32, n)
+	if err := runtime.Download(dev, got, out); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if i%2 == 0 {
+			if got[i] != 0 {
+				t.Errorf("thread %d did not call: %d, want 0", i, got[i])
+			}
+			continue
+		}
+		base, lanes := i/32*32, min(n-i/32*32, 32)
+		lane := i % 32
+		src, valid := uint32(i), uint32(0) // out of range: the lane's own value
+		if lane+2 <= 31 {
+			valid = 100000
+			src = 0 // a lane of the warp that does not exist
+			if lane+2 < lanes {
+				src = uint32(i + 2)
+			}
+		}
+		above, all := uint32(0), uint32(1000)
+		for l := 1; l < lanes; l += 2 {
+			if base+l > 10 {
+				above++
+			} else {
+				all = 0
+			}
+		}
+		if want := above*65536 + src + all + valid; got[i] != want {
+			t.Errorf("thread %d: %d, want %d", i, got[i], want)
 		}
 	}
 }
