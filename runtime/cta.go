@@ -39,6 +39,8 @@ type CTA struct {
 	passMisses []uint8
 	// chk is the checks' state in a checked launch (check_cta.go), nil otherwise.
 	chk *ctaCheck
+	// ends says where each block of the kernel ends, for runConverged (blockEnds).
+	ends []int8
 }
 
 // barrier is the state of one named barrier.
@@ -67,6 +69,7 @@ type barWaiter struct {
 func newCTA(l *launch) *CTA {
 	c := &CTA{L: l, threads: int(l.Block.Count()), wins: make([]Window, l.Mod.NumWindows), passMisses: make([]uint8, l.Mod.NumPasses)}
 	c.Shared = alignedBytes(l.Mod.SharedSize + l.DynamicShared)
+	c.ends = blockEnds(l.Kernel)
 	nw := (c.threads + WarpSize - 1) / WarpSize
 	for i := range nw {
 		w := &Warp{CTA: c, ID: i, LocalStride: l.localStride}
@@ -115,19 +118,17 @@ func (c *CTA) run(id uint64) {
 	if c.chk != nil {
 		c.chk.start(id)
 	}
-	straight := c.L.Kernel.Run != nil && c.stats == nil && c.chk == nil
+	straight := c.stats == nil && c.chk == nil
 	for {
-		yielded := false
-		for _, w := range c.Warps {
+		from, yielded := 0, false
+		if straight && c.used == 0 {
+			from, yielded = c.lockstep()
+		}
+		for _, w := range c.Warps[from:] {
 			if w.waiting || len(w.stack) == 0 || straight && w.runStraight() {
 				continue
 			}
-			switch w.run() {
-			case warpBlocked:
-				w.waiting = true
-			case warpYielded:
-				yielded = true
-			}
+			yielded = c.runWarp(w) || yielded
 		}
 		if c.release() || yielded {
 			continue
@@ -139,6 +140,18 @@ func (c *CTA) run(id uint64) {
 		}
 		return
 	}
+}
+
+// runWarp runs w on the trampoline (Warp.run) in a pass of CTA.run and reports whether it
+// used up its time slice.
+func (c *CTA) runWarp(w *Warp) (yielded bool) {
+	switch w.run() {
+	case warpBlocked:
+		w.waiting = true
+	case warpYielded:
+		return true
+	}
+	return false
 }
 
 // live is the number of threads of the CTA that have not exited.

@@ -173,58 +173,6 @@ func (w *Warp) run() runStatus {
 	}
 }
 
-// runStraight runs a warp of a kernel with generated code (Func.Run) when all its live lanes
-// are on one path at the start of a block, with one call of that code and without run's
-// loop: that suffices when the code runs them to the kernel's ret, or to a bar.sync for
-// every thread of the CTA, where the warp then waits as run would have left it. It reports
-// whether it did; otherwise the code stopped elsewhere (divergence, a call it did not make,
-// another barrier), and the warp waits at that block's terminator for run, which goes on
-// from there at once: the warp runs the same blocks either way.
-func (w *Warp) runStraight() bool {
-	if len(w.stack) != 1 || len(w.calls) != 0 || w.budget <= 1 || len(w.syncs) != 0 {
-		return false
-	}
-	e := &w.stack[0]
-	fn := w.Fn
-	if e.atTerm || e.pc < 0 || e.pc >= fn.Exit || e.mask != w.Active() {
-		return false
-	}
-	if w.frame == nil {
-		w.enterKernel()
-	}
-	w.budget--
-	pc, budget := fn.Run(w, e.pc, e.mask, -1, w.budget)
-	w.budget = budget
-	if pc == RunDone {
-		return false
-	}
-	e = &w.stack[len(w.stack)-1]
-	e.pc, e.atTerm = pc, true
-	if len(w.stack) != 1 || len(w.calls) != 0 || e.mask != w.Active() {
-		return false
-	}
-	switch t := &fn.Blocks[pc].Term; {
-	case t.Kind == TermJump && t.Succ == fn.Exit:
-		w.returnFromCall() // the warp's threads end at the kernel's ret
-		return true
-	case t.Kind == TermBarrier && t.Barrier.Kind == BarSync && t.Barrier.Count < 0:
-		id := t.Barrier.number(w, firstLane(e.mask))
-		if id >= NumBarriers {
-			return false // run faults
-		}
-		c := w.CTA
-		bar := &c.bars[id]
-		c.used |= 1 << id
-		bar.arrived += popcount(e.mask)
-		bar.straight++
-		e.pc, e.atTerm = t.Succ, false
-		w.waiting, w.straightBar, w.straightPC, w.straightSeq = true, int(id)+1, pc, c.arrivals
-		c.arrivals++
-		return true
-	}
-	return false
-}
-
 // runPredicated runs the short region of the divergent branch t (Term.Predicated) that the
 // top entry e's lanes split at, taken going to Succ and other to Alt: each side's blocks for
 // its lanes, the taken side first as the SIMT stack would (diverge runs its last target
