@@ -7,7 +7,7 @@ import (
 	"github.com/ptx2go/ptx2go/runtime"
 )
 
-// curandCases are the kernels of testdata/cuda/nvcc/curand.cu, checked against plain Go
+// curandCases are the kernels of testdata/cuda/nvcc/curand.cu and curand_calls.cu, checked against plain Go
 // versions of the XORWOW and Philox4x32-10 generators (Marsaglia's xorwow with cuRAND's
 // seeding, and Random123's Philox): offsets by stepping, subsequences by powers of the
 // generator's GF(2) transition matrix.
@@ -73,6 +73,22 @@ var curandCases = []kernelCase{
 				}
 			}
 			requireElems(t, "out", want, readBuf[uint32](f, out, 8*s.n))
+		}}
+	}},
+	{file: "curand_calls", kernel: "xorwow_calls", shapes: curandShapes, setup: func(f *kernelFixture, s kernelShape) kernelLaunch {
+		// Seven values: one pass of nvcc's loop unrolled by four, then three of its remainder loop.
+		const perThread = 7
+		seed := f.rng.Uint64()
+		out := outputBuf[uint32](f, perThread*s.n)
+		return kernelLaunch{args: []any{out, seed, int32(perThread)}, check: func(t *testing.T) {
+			want := make([]uint32, 0, perThread*s.n)
+			for thread := range s.n {
+				g := newXorwow(seed + uint64(thread))
+				for range perThread {
+					want = append(want, g.next())
+				}
+			}
+			requireElems(t, "out", want, readBuf[uint32](f, out, perThread*s.n))
 		}}
 	}},
 }
