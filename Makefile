@@ -100,7 +100,7 @@ fuzz: gocorpus
 # its least time: on a shared machine neighbours only ever add time. The last two columns are
 # the worker scaling of each engine: wall time (ns/op) with one worker over wall time with
 # Workers at its default (GOMAXPROCS, all cores), the least of each; CPU time cannot show it.
-BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib|ShortIfs
+BENCH_KERNELS = VecAdd|Saxpy|Collatz|MatmulTiled|Reduce|Fib|ShortIfs|Scan|Curand
 BENCH_COUNT = 5
 bench: gocorpus
 	$(GO) test -run '^$$' -bench . -benchmem ./frontend ./ssa

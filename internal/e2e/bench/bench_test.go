@@ -75,7 +75,9 @@ type benchLaunch struct {
 	grid  runtime.Dim3
 	block runtime.Dim3
 	args  []any
-	stats runtime.Stats // from the check run
+	// dynamicShared is the launch's dynamic shared memory in bytes (extern .shared arrays).
+	dynamicShared int
+	stats         runtime.Stats // from the check run
 	// noPred adds the sub-benchmark workers=1/nopred: one worker, every divergent branch on
 	// the SIMT stack (LaunchConfig.NoPredication).
 	noPred bool
@@ -89,7 +91,8 @@ func (l *benchLaunch) launch(workers int, st *runtime.Stats) error {
 // launchPred is launch, with every divergent branch on the SIMT stack if noPred is set.
 func (l *benchLaunch) launchPred(workers int, st *runtime.Stats, noPred bool) error {
 	return l.k.LaunchConfig(context.Background(), l.dev, runtime.LaunchConfig{
-		Grid: l.grid, Block: l.block, Workers: workers, Stats: st, NoPredication: noPred,
+		Grid: l.grid, Block: l.block, DynamicShared: l.dynamicShared, Workers: workers, Stats: st,
+		NoPredication: noPred,
 	}, l.args...)
 }
 
