@@ -84,12 +84,15 @@ sanitizer-ptx:
 fmt-check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# Fuzzes the parser (print/parse round trip) and the whole pipeline (compile, then launch
-# under a deadline): no input may panic or hang.
+# Fuzzes the parser (print/parse round trip), the whole pipeline (compile, then launch under
+# a deadline: no input may panic or hang) and the SIMT machine against the reference
+# interpreter (random programs with barriers in loops and calls in divergent code), each for
+# FUZZTIME (make fuzz FUZZTIME=10m).
+FUZZTIME = 5m
 fuzz: gocorpus
-	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=5m ./frontend
-	$(GO) test -run '^$$' -fuzz=FuzzCompileLaunch -fuzztime=5m ./internal/e2e/fuzz
-	$(GO) test -run '^$$' -fuzz=FuzzSIMT -fuzztime=5m ./internal/e2e/fuzz
+	$(GO) test -run '^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./frontend
+	$(GO) test -run '^$$' -fuzz='^FuzzCompileLaunch$$' -fuzztime=$(FUZZTIME) ./internal/e2e/fuzz
+	$(GO) test -run '^$$' -fuzz='^FuzzSIMT$$' -fuzztime=$(FUZZTIME) ./internal/e2e/fuzz
 
 # Parse and build throughput on >= 5 MB modules made from the corpus (MB/s and allocations),
 # and kernel execution against hand-written Go (internal/e2e/bench: ns/op, ns/lane-instr).

@@ -2,16 +2,28 @@ package fuzz_test
 
 // Differential testing of the SIMT machine against the reference engine (codegen/reference),
 // which runs every thread on its own. A generator writes random PTX kernels whose threads do
-// not communicate except through barriers (and commutative reductions read after one), so
-// every thread's results are defined whatever the schedule; the closure back end (with one
-// worker and with the default) and the reference engine must leave identical memory, and so
-// must the Go source back end for the first simtGoPrograms programs, which are committed.
+// not communicate except through barriers (and commutative reductions read after one) and
+// warp-level instructions over known lanes, so every thread's results are defined whatever the
+// schedule; the closure back end (with one worker, with and without statistics, and with the
+// default) and the reference engine must leave identical memory, and so must the Go source back
+// end for the first simtGoPrograms programs, which are committed, with the closure engine's
+// statistics.
 //
-// Barriers: bar.sync only at kernel level in uniform control flow. In code that leads to a
-// barrier, lanes may end (exit or ret) after code of their own in a divergent region, which
-// needs independent thread scheduling (the programs target sm_80), or as a guarded exit or ret
-// at the top level of the kernel. After the last barrier, and in functions (which never hold
-// barriers), exit and ret may appear anywhere.
+// Barriers: barrier 0 only, which opens when every live thread has arrived, so that a phase
+// counter orders what threads publish in shared memory (barrierStep). The kernel's segments end
+// in bar.sync in uniform control flow; loops hold a barrier in each iteration (syncLoop), with
+// CTA-uniform trip counts (any bar.sync form), or trip counts that differ per warp or per
+// thread (barrier.sync, which may run in divergent code, and padding to the same count). In
+// code that leads to a barrier, lanes may end (exit or ret) after code of their own in a
+// divergent region, which needs independent thread scheduling (the programs target sm_80), or
+// as a guarded exit or ret at the top level of the kernel. After the last barrier, and in
+// functions (which never hold barriers), exit and ret may appear anywhere.
+//
+// Calls: direct, indirect and recursive (with a bounded depth), guarded or in divergent code
+// (inside ifs, loops and brx.idx on lane-dependent values). Pure functions (simtPureFn) are
+// lane-independent, which engines may run one lane at a time; warp functions (simtWarpFn)
+// exchange values between their calling lanes with shfl.sync and vote.sync, called from a
+// divergent branch with the branch's ballot as their membermask (warpCall).
 //
 //	go test -run '^$' -fuzz=FuzzSIMT -fuzztime=10m .
 
@@ -19,10 +31,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -63,10 +77,32 @@ type simtGen struct {
 	// recursive[i] says function i may call itself (its b parameter bounds the depth).
 	recursive []bool
 	// cost[i] estimates the instructions one call of function i runs at most.
-	cost    []int
-	regFunc []bool // function i takes and returns .reg parameters (else .param)
-	label   int
+	cost  []int
+	kind  []simtKind
+	label int
+	// deadlockSeg is the kernel's segment that ends in barrierStep's invalid form, or -1.
+	deadlockSeg int
 }
+
+// simtKind is what a generated function does, which decides how it is declared and called.
+type simtKind int
+
+const (
+	// simtParamFn takes .param arguments and the thread's scratch pointer: memory, atomics,
+	// calls of every kind but simtWarpFn, recursion.
+	simtParamFn simtKind = iota
+	// simtRegFn takes and returns .reg parameters: registers and local memory, no calls.
+	simtRegFn
+	// simtPureFn takes .param arguments and no pointer: registers only, direct calls of other
+	// pure functions, recursion. Its lanes cannot observe each other: a lane-independent
+	// function, which an engine may run one lane at a time.
+	simtPureFn
+	// simtWarpFn is a simtParamFn that also takes its callers' lanes as a membermask and
+	// starts with shfl.sync and vote.sync over them: lanes exchange values, so it is not
+	// lane-independent. Only the kernel calls it, from a divergent branch at a point where
+	// the warp is converged (warpCall).
+	simtWarpFn
+)
 
 // simtLine is one line of a function body, or a label, or a forward branch whose target is
 // chosen once the whole body is known.
@@ -91,17 +127,15 @@ type simtFn struct {
 	// final says exits may appear anywhere: a function, or the kernel after its last barrier.
 	final  bool
 	kernel bool
-	seg    int // the kernel's barrier segment
 	pred   int
 	depth  int
 	cost   int // estimated instructions so far, loops multiplied out
 	mult   int // the product of the trip counts of the enclosing loops
 	limit  int
-	// shared counters: red.shared.add to shcnt[seg] in segments that end in a barrier.
-	barriers int
-	// noMem says the function has no scratch pointer (a .reg-parameter function): it neither
-	// touches global memory nor calls.
+	// noMem says the function has no scratch pointer (a .reg-parameter or pure function): it
+	// does not touch global memory; pure says it may still call pure functions.
 	noMem bool
+	pure  bool
 }
 
 func (g *simtGen) newLabel(prefix string) string {
@@ -489,6 +523,9 @@ func (f *simtFn) callee() int {
 	g := f.g
 	var cands []int
 	for i := f.index + 1; i < g.nfuncs; i++ {
+		if g.kind[i] == simtWarpFn || f.pure && g.kind[i] != simtPureFn {
+			continue
+		}
 		if f.cost+f.mult*g.cost[i] <= f.limit {
 			cands = append(cands, i)
 		}
@@ -503,7 +540,7 @@ func (f *simtFn) callee() int {
 func (f *simtFn) call() {
 	g := f.g
 	r := g.r
-	if f.noMem {
+	if f.noMem && !f.pure {
 		f.arith()
 		return
 	}
@@ -517,9 +554,14 @@ func (f *simtFn) call() {
 	if r.IntN(4) == 0 {
 		guard = "@" + f.lanePred() + " " // lanes whose guard is false skip the call
 	}
-	if g.regFunc[c] {
+	switch g.kind[c] {
+	case simtRegFn:
 		f.emit("and.b32 %%t3, %s, 3;", B)
 		f.emit("%scall (%s), f%d, (%s, %%t3);", guard, D, c, A)
+		return
+	case simtPureFn:
+		f.emit("and.b32 %%t3, %s, 3;", B)
+		f.pureCall(guard, c, D, A, "%t3")
 		return
 	}
 	// Param-style: indirect through a register when there are several candidates; the call
@@ -527,7 +569,7 @@ func (f *simtFn) call() {
 	var targets []int
 	tableOK := true
 	for i := f.index + 1; i < g.nfuncs; i++ {
-		if g.regFunc[i] {
+		if g.kind[i] != simtParamFn {
 			continue
 		}
 		if f.cost+f.mult*g.cost[i] <= f.limit+f.mult*g.cost[c] {
@@ -591,15 +633,125 @@ func (f *simtFn) call() {
 	f.emit("}")
 }
 
+// pureCall emits a direct call of pure function c with arguments a and b (registers), its
+// result to d; lanes whose guard (a "@p " prefix or "") is false keep d.
+func (f *simtFn) pureCall(guard string, c int, d, a, b string) {
+	f.emit("{")
+	f.emit(".param .b32 pa;")
+	f.emit(".param .b32 pb;")
+	f.emit(".param .b32 pr;")
+	f.emit("st.param.b32 [pa], %s;", a)
+	f.emit("st.param.b32 [pb], %s;", b)
+	f.emit("st.param.b32 [pr], %s;", d)
+	if guard == "" {
+		guard = []string{"", "", ".uni"}[f.g.r.IntN(3)]
+		if guard == ".uni" && f.depth > 0 {
+			guard = "" // a call in divergent code need not be uniform
+		}
+		f.emit("call%s (pr), f%d, (pa, pb);", guard, c)
+	} else {
+		f.emit("%scall (pr), f%d, (pa, pb);", guard, c)
+	}
+	f.emit("ld.param.b32 %s, [pr];", d)
+	f.emit("}")
+}
+
+// warpCall calls a warp function from a divergent branch, at a point of the kernel where the
+// warp is converged: the callee's membermask is the ballot of the branch's predicate, the
+// lanes that call. Half the time the call is guarded instead of branched around.
+func (f *simtFn) warpCall() {
+	g := f.g
+	r := g.r
+	var cands []int
+	for i := range g.nfuncs {
+		if g.kind[i] == simtWarpFn && f.cost+f.mult*g.cost[i] <= f.limit {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	c := cands[r.IntN(len(cands))]
+	f.cost += f.mult * g.cost[c]
+	D, A, B := f.state(), f.state(), f.state()
+	p := f.lanePred()
+	f.emit("vote.sync.ballot.b32 %%t4, %s, 0xffffffff;", p)
+	guard, skip := "", ""
+	if r.IntN(2) == 0 {
+		guard = "@" + p + " "
+	} else {
+		skip = g.newLabel("$W")
+		f.emit("@!%s bra %s;", p, skip)
+	}
+	f.emit("{")
+	f.emit(".param .b32 pa;")
+	f.emit(".param .b32 pb;")
+	f.emit(".param .b64 pp;")
+	f.emit(".param .b32 pm;")
+	f.emit(".param .b32 pr;")
+	f.emit("st.param.b32 [pa], %s;", A)
+	f.emit("and.b32 %%t3, %s, 3;", B)
+	f.emit("st.param.b32 [pb], %%t3;")
+	f.emit("st.param.b64 [pp], %%a3;")
+	f.emit("st.param.b32 [pm], %%t4;")
+	f.emit("st.param.b32 [pr], %s;", D)
+	f.emit("%scall (pr), f%d, (pa, pb, pp, pm);", guard, c)
+	f.emit("ld.param.b32 %s, [pr];", D)
+	f.emit("}")
+	if skip != "" {
+		f.emitLabel(skip)
+	}
+}
+
+// collective emits a shfl.sync or vote.sync over the lanes of membermask %k0, which are all
+// the lanes that run it: the start of a warp function.
+func (f *simtFn) collective() {
+	r := f.g.r
+	cmps := []string{"eq", "ne", "lt", "le", "gt", "ge"}
+	if r.IntN(2) == 0 {
+		b := fmt.Sprint(r.IntN(32))
+		if r.IntN(2) == 0 {
+			f.emit("and.b32 %%t1, %s, 31;", f.state())
+			b = "%t1"
+		}
+		c := []uint32{0x1f, 0x1f, 0, 0x181f, 0x1c03, r.Uint32() & 0x1f1f}[r.IntN(6)]
+		mode := []string{"up", "down", "bfly", "idx"}[r.IntN(4)]
+		if r.IntN(2) == 0 {
+			q := f.newPred()
+			f.emit("shfl.sync.%s.b32 %%t2|%s, %s, %s, %d, %%k0;", mode, q, f.state(), b, c)
+			f.emit("selp.b32 %s, %%t2, %s, %s;", f.state(), f.operand(), q)
+		} else {
+			f.emit("shfl.sync.%s.b32 %s, %s, %s, %d, %%k0;", mode, f.state(), f.state(), b, c)
+		}
+		return
+	}
+	p := f.newPred()
+	f.emit("setp.%s.u32 %s, %s, %s;", cmps[r.IntN(6)], p, f.state(), f.operand())
+	neg := []string{"", "!"}[r.IntN(2)]
+	if r.IntN(2) == 0 {
+		f.emit("vote.sync.ballot.b32 %%t2, %s%s, %%k0;", neg, p)
+		f.emit("add.u32 %s, %s, %%t2;", f.state(), f.state())
+		return
+	}
+	q := f.newPred()
+	f.emit("vote.sync.%s.pred %s, %s%s, %%k0;", []string{"all", "any", "uni"}[r.IntN(3)], q, neg, p)
+	f.emit("selp.b32 %s, %s, %s, %s;", f.state(), f.operand(), f.state(), q)
+}
+
 // earlyEnd emits an exit or ret. In code that leads to a barrier, only at the kernel's top level
 // as a guarded instruction; then it ends a jump region.
 func (f *simtFn) earlyEnd() {
 	r := f.g.r
 	op := []string{"exit", "ret"}[r.IntN(2)]
 	if f.noMem {
+		// No exit: it ends the thread, which a lane-independent function does not.
 		if op == "ret" {
 			p := f.lanePred()
-			f.emit("@%s mov.u32 fret, %s;", p, f.state())
+			if f.pure {
+				f.emit("@%s st.param.b32 [fret], %s;", p, f.state())
+			} else {
+				f.emit("@%s mov.u32 fret, %s;", p, f.state())
+			}
 			f.emit("@%s ret;", p)
 		}
 		return
@@ -794,20 +946,29 @@ func (f *simtFn) brx() {
 }
 
 // function generates function i: f(a, b, p) with b in 0..3 bounding recursion and p the
-// thread's scratch slots.
+// thread's scratch slots (simtParamFn); f(a, b) in .reg parameters (simtRegFn) or .param ones
+// (simtPureFn); f(a, b, p, m) with m the membermask of its callers (simtWarpFn).
 func (g *simtGen) function(i int) string {
 	f := &simtFn{g: g, index: i, final: true, limit: 400, mult: 1}
+	kind := g.kind[i]
 	var head string
-	if g.regFunc[i] {
+	switch kind {
+	case simtRegFn:
 		head = fmt.Sprintf(".func (.reg .b32 fret) f%d(.reg .b32 fa, .reg .b32 fb)", i)
-	} else {
-		head = fmt.Sprintf(".func (.param .b32 fret) f%d(.param .b32 fa, .param .b32 fb, .param .b64 fp)", i)
-	}
-	if g.regFunc[i] {
 		f.emit("mov.u32 %%s0, fa;")
 		f.emit("mov.u32 %%s1, fb;")
 		f.noMem = true
-	} else {
+	case simtPureFn:
+		head = fmt.Sprintf(".func (.param .b32 fret) f%d(.param .b32 fa, .param .b32 fb)", i)
+		f.emit("ld.param.b32 %%s0, [fa];")
+		f.emit("ld.param.b32 %%s1, [fb];")
+		f.emit("mov.u32 %%t6, %%s1;") // the recursion depth, 0..3
+		f.noMem, f.pure = true, true
+	default:
+		head = fmt.Sprintf(".func (.param .b32 fret) f%d(.param .b32 fa, .param .b32 fb, .param .b64 fp)", i)
+		if kind == simtWarpFn {
+			head = strings.TrimSuffix(head, ")") + ", .param .b32 fm)"
+		}
 		f.emit("ld.param.b32 %%s0, [fa];")
 		f.emit("ld.param.b32 %%s1, [fb];")
 		f.emit("mov.u32 %%t6, %%s1;") // the recursion depth, 0..3
@@ -819,11 +980,14 @@ func (g *simtGen) function(i int) string {
 	f.emit("mov.u32 %%s5, %%laneid;")
 	f.emit("cvt.u64.u32 %%w0, %%s0;")
 	f.emit("mul.wide.u32 %%w1, %%s2, %%s3;")
-	f.emit("st.local.v4.u32 [lbuf], {0, 0, 0, 0};")
-	f.emit("st.local.v4.u32 [lbuf+16], {0, 0, 0, 0};")
-	f.emit("st.local.v4.u32 [lbuf+32], {0, 0, 0, 0};")
-	f.emit("st.local.v4.u32 [lbuf+48], {0, 0, 0, 0};")
-	if g.regFunc[i] {
+	if kind != simtPureFn {
+		f.emit("st.local.v4.u32 [lbuf], {0, 0, 0, 0};")
+		f.emit("st.local.v4.u32 [lbuf+16], {0, 0, 0, 0};")
+		f.emit("st.local.v4.u32 [lbuf+32], {0, 0, 0, 0};")
+		f.emit("st.local.v4.u32 [lbuf+48], {0, 0, 0, 0};")
+	}
+	switch {
+	case kind == simtRegFn:
 		// No global scratch without a pointer: keep to registers and local memory.
 		for range 2 + g.r.IntN(5) {
 			f.arith()
@@ -831,31 +995,41 @@ func (g *simtGen) function(i int) string {
 		if g.r.IntN(2) == 0 {
 			f.ifElse()
 		}
-	} else if g.recursive[i] {
+	case g.recursive[i]:
 		base, done := g.newLabel("$B"), g.newLabel("$D")
 		f.emit("setp.eq.u32 %%p15, %%t6, 0;")
 		f.emit("@%%p15 bra %s;", base)
 		f.depth++
 		f.block(1 + g.r.IntN(3))
-		f.emit("{")
-		f.emit(".param .b32 pa;")
-		f.emit(".param .b32 pb;")
-		f.emit(".param .b64 pp;")
-		f.emit(".param .b32 pr;")
-		f.emit("st.param.b32 [pa], %s;", f.state())
 		f.emit("sub.u32 %%t3, %%t6, 1;")
-		f.emit("st.param.b32 [pb], %%t3;")
-		f.emit("st.param.b64 [pp], %%a3;")
-		f.emit("call (pr), f%d, (pa, pb, pp);", i)
-		f.emit("ld.param.b32 %s, [pr];", f.state())
-		f.emit("}")
+		if kind == simtPureFn {
+			f.pureCall("", i, f.state(), f.state(), "%t3")
+		} else {
+			f.emit("{")
+			f.emit(".param .b32 pa;")
+			f.emit(".param .b32 pb;")
+			f.emit(".param .b64 pp;")
+			f.emit(".param .b32 pr;")
+			f.emit("st.param.b32 [pa], %s;", f.state())
+			f.emit("st.param.b32 [pb], %%t3;")
+			f.emit("st.param.b64 [pp], %%a3;")
+			f.emit("call (pr), f%d, (pa, pb, pp);", i)
+			f.emit("ld.param.b32 %s, [pr];", f.state())
+			f.emit("}")
+		}
 		f.block(g.r.IntN(3))
 		f.emit("bra %s;", done)
 		f.emitLabel(base)
 		f.block(1 + g.r.IntN(3))
 		f.emitLabel(done)
 		f.depth--
-	} else {
+	case kind == simtWarpFn:
+		f.emit("ld.param.b32 %%k0, [fm];")
+		for range 1 + g.r.IntN(3) {
+			f.collective()
+		}
+		f.block(3 + g.r.IntN(6))
+	default:
 		f.block(3 + g.r.IntN(8))
 	}
 	f.endRegion()
@@ -866,7 +1040,7 @@ func (g *simtGen) function(i int) string {
 	f.emit("xor.b32 %%s0, %%s0, %%s5;")
 	f.emit("cvt.u32.u64 %%t0, %%w0;")
 	f.emit("add.u32 %%s0, %%s0, %%t0;")
-	if g.regFunc[i] {
+	if kind == simtRegFn {
 		f.emit("mov.u32 fret, %%s0;")
 	} else {
 		f.emit("st.param.b32 [fret], %%s0;")
@@ -880,7 +1054,9 @@ func (g *simtGen) function(i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n{\n", head)
 	b.WriteString(simtRegDecls)
-	b.WriteString("\t.local .align 8 .b8 lbuf[64];\n")
+	if kind != simtPureFn {
+		b.WriteString("\t.local .align 8 .b8 lbuf[64];\n")
+	}
 	for _, l := range f.resolve() {
 		b.WriteString(l + "\n")
 	}
@@ -899,12 +1075,161 @@ const simtRegDecls = `	.reg .b32 %s<6>;
 	.reg .b32 %k<2>;
 `
 
-// kernel generates the kernel: segments separated by bar.sync, with shared data published
-// before each barrier and read after it.
+// simtUniformBarriers are the forms of the CTA barrier 0 for code every thread of the CTA
+// runs: bar.sync is barrier.sync.aligned.
+var simtUniformBarriers = []string{"bar.sync 0", "barrier.sync 0", "bar.sync 0", "barrier.sync.aligned 0"}
+
+// barrierStep publishes a value to the CTA, waits at barrier 0 with op (a form of
+// bar.sync 0) and reads what another thread published. With op "", the invalid form: threads
+// wait at barrier 0 or 1 by a lane-dependent predicate, which deadlocks unless they all go
+// the same way. %k1 counts the barriers the thread
+// has passed. Barrier 0 opens when every live thread has arrived, at whichever barrier
+// instruction, so %k1 is the same phase number in every thread: a value published in phase k
+// goes to buffer k%2 of shpub (and a sum to shcnt[k%2]) and is read in phase k+1, when no
+// thread writes there. The data flow is defined even where threads pass different barrier
+// instructions (syncLoop).
+func (f *simtFn) barrierStep(op string) {
+	r := f.g.r
+	half := 4 * int(f.g.block) // bytes of one buffer of shpub
+	f.emit("and.b32 %%t0, %%k1, 1;")
+	f.emit("mul.lo.u32 %%t1, %%k0, 4;")
+	f.emit("mad.lo.u32 %%t1, %%t0, %d, %%t1;", half)
+	f.emit("cvt.u64.u32 %%b0, %%t1;")
+	f.emit("mov.u64 %%b1, shpub;")
+	f.emit("add.u64 %%b1, %%b1, %%b0;")
+	f.emit("st.shared.u32 [%%b1], %s;", f.state())
+	if r.IntN(2) == 0 {
+		f.emit("mul.wide.u32 %%b0, %%t0, 4;")
+		f.emit("mov.u64 %%b1, shcnt;")
+		f.emit("add.u64 %%b1, %%b1, %%b0;")
+		f.emit("red.shared.add.u32 [%%b1], %s;", f.state())
+	}
+	f.endRegion()
+	if op == "" {
+		p := f.lanePred()
+		one, join := f.g.newLabel("$V"), f.g.newLabel("$J")
+		f.emit("@%s bra %s;", p, one)
+		f.emit("barrier.sync 0;")
+		f.emit("bra %s;", join)
+		f.emitLabel(one)
+		f.emit("barrier.sync 1;")
+		f.emitLabel(join)
+	} else {
+		f.emit("%s;", op)
+	}
+	f.emit("add.u32 %%k1, %%k1, 1;")
+	f.emit("add.u32 %%t0, %%k1, 1;")
+	f.emit("and.b32 %%t0, %%t0, 1;") // the buffer of the phase before
+	f.emit("mov.u32 %%t2, %%ntid.x;")
+	f.emit("add.u32 %%t1, %%k0, %d;", 1+r.IntN(40))
+	f.emit("rem.u32 %%t1, %%t1, %%t2;")
+	f.emit("mul.lo.u32 %%t1, %%t1, 4;")
+	f.emit("mad.lo.u32 %%t1, %%t0, %d, %%t1;", half)
+	f.emit("cvt.u64.u32 %%b0, %%t1;")
+	f.emit("mov.u64 %%b1, shpub;")
+	f.emit("add.u64 %%b1, %%b1, %%b0;")
+	f.emit("ld.shared.u32 %%t2, [%%b1];")
+	f.emit("add.u32 %s, %s, %%t2;", f.state(), f.state())
+	f.emit("mul.wide.u32 %%b0, %%t0, 4;")
+	f.emit("mov.u64 %%b1, shcnt;")
+	f.emit("add.u64 %%b1, %%b1, %%b0;")
+	f.emit("ld.shared.u32 %%t3, [%%b1];")
+	f.emit("xor.b32 %s, %s, %%t3;", f.state(), f.state())
+}
+
+// syncLoop emits a loop at the kernel's top level with a barrier in each iteration. Its trip
+// count, 0..3, is CTA-uniform (an immediate, or from %ctaid.x, %ntid.x or %nctaid.x), with
+// any form of bar.sync 0, and with a converged point for warpCall after the barrier; or it
+// is the same in each warp (from %tid.x/32) or differs per thread, with barrier.sync 0, which
+// may run where threads of a CTA or lanes of a warp diverge, and a second loop of 3 minus as
+// many barriers, so that every thread passes 3 barriers in all and the barriers after it are
+// aligned again.
+func (f *simtFn) syncLoop() {
+	r := f.g.r
+	if f.nloops >= 15 {
+		return
+	}
+	c, pad := fmt.Sprintf("%%c%d", f.nloops), fmt.Sprintf("%%c%d", f.nloops+1)
+	f.nloops += 2
+	kind := r.IntN(4)
+	uniform := kind < 2
+	f.endRegion() // no jump from before the loop skips it
+	switch kind {
+	case 0:
+		f.emit("mov.u32 %s, %d;", c, r.IntN(4))
+	case 1:
+		f.emit("mov.u32 %%t0, %s;", []string{"%ctaid.x", "%ntid.x", "%nctaid.x"}[r.IntN(3)])
+		f.emit("add.u32 %%t0, %%t0, %d;", r.IntN(4))
+		f.emit("and.b32 %s, %%t0, 3;", c)
+	case 2:
+		f.emit("shr.u32 %%t0, %%k0, 5;")
+		f.emit("add.u32 %%t0, %%t0, %d;", r.IntN(4))
+		f.emit("and.b32 %s, %%t0, 3;", c)
+	default:
+		f.emit("and.b32 %s, %s, 3;", c, f.state())
+	}
+	op := "barrier.sync 0"
+	if uniform {
+		op = simtUniformBarriers[r.IntN(len(simtUniformBarriers))]
+	} else {
+		f.emit("sub.u32 %s, 3, %s;", pad, c)
+	}
+	f.barrierLoop(c, op, func() {
+		f.block(1 + r.IntN(3))
+		f.barrierStep(op)
+		f.block(r.IntN(3))
+		if uniform && r.IntN(2) == 0 {
+			f.endRegion()
+			f.warpCall()
+		}
+	}, uniform)
+	if !uniform {
+		f.barrierLoop(pad, op, func() {
+			f.block(r.IntN(2))
+			f.barrierStep(op)
+		}, false)
+	}
+	f.endRegion()
+}
+
+// barrierLoop emits a while loop of body, counting c down to 0; uniform says every thread of
+// the CTA runs it as many times (its branch is bra.uni).
+func (f *simtFn) barrierLoop(c, op string, body func(), uniform bool) {
+	r := f.g.r
+	id := f.g.label + 1
+	head, end := f.g.newLabel("$H"), f.g.newLabel("$X")
+	f.loops = append(f.loops, id)
+	f.emitLabel(head)
+	p := f.newPred()
+	f.emit("setp.eq.u32 %s, %s, 0;", p, c)
+	uni := ""
+	if uniform && r.IntN(2) == 0 {
+		uni = ".uni"
+	}
+	f.emit("@%s bra%s %s;", p, uni, end)
+	saved := f.mult
+	f.mult *= 4
+	f.depth++
+	body()
+	f.endRegion() // no jump leaves the loop early
+	f.depth--
+	f.emit("sub.u32 %s, %s, 1;", c, c)
+	f.emit("bra.uni %s;", head)
+	f.mult = saved
+	f.loops = f.loops[:len(f.loops)-1]
+	f.emitLabel(end)
+}
+
+// kernel generates the kernel: segments separated by barriers (barrierStep), with loops of
+// barriers (syncLoop) and calls of warp functions (warpCall) among them.
 func (g *simtGen) kernel() string {
 	r := g.r
 	nbar := r.IntN(4)
-	f := &simtFn{g: g, index: -1, kernel: true, limit: 3000, mult: 1, barriers: nbar}
+	g.deadlockSeg = -1
+	if nbar > 0 && r.IntN(10) == 0 {
+		g.deadlockSeg = r.IntN(nbar)
+	}
+	f := &simtFn{g: g, index: -1, kernel: true, limit: 3000, mult: 1}
 	f.emit("ld.param.u64 %%a0, [pout];")
 	f.emit("cvta.to.global.u64 %%a0, %%a0;")
 	f.emit("mov.u32 %%t0, %%ctaid.x;")
@@ -932,33 +1257,25 @@ func (g *simtGen) kernel() string {
 	f.emit("st.local.v2.u64 [lbuf+16], {%%w1, %%w0};")
 	f.emit("st.local.v4.u32 [lbuf+32], {%%s1, %%s2, %%s3, %%s4};")
 	f.emit("st.local.v4.u32 [lbuf+48], {0, 0, 0, 0};")
+	f.emit("mov.u32 %%k1, 0;") // the barrier phase (barrierStep)
 	for seg := 0; seg <= nbar; seg++ {
-		f.seg = seg
 		f.final = seg == nbar
-		if seg > 0 {
-			// Read what other threads published before the barrier.
-			f.emit("mov.u32 %%t0, %%ntid.x;")
-			f.emit("add.u32 %%t1, %%k0, %d;", 1+r.IntN(40))
-			f.emit("rem.u32 %%t1, %%t1, %%t0;")
-			f.emit("mul.wide.u32 %%b0, %%t1, 4;")
-			f.emit("mov.u64 %%b1, shpub;")
-			f.emit("add.u64 %%b1, %%b1, %%b0;")
-			f.emit("ld.shared.u32 %%t2, [%%b1+%d];", 4*int(g.block)*((seg-1)%2))
-			f.emit("add.u32 %s, %s, %%t2;", f.state(), f.state())
-			f.emit("ld.shared.u32 %%t3, [shcnt+%d];", 4*(seg-1))
-			f.emit("xor.b32 %s, %s, %%t3;", f.state(), f.state())
-		}
 		f.block(3 + r.IntN(10))
-		if seg < nbar {
-			if r.IntN(2) == 0 {
-				f.emit("red.shared.add.u32 [shcnt+%d], %s;", 4*seg, f.state())
-			}
-			f.emit("mov.u64 %%b1, shpub;")
-			f.emit("mul.wide.u32 %%b0, %%k0, 4;")
-			f.emit("add.u64 %%b1, %%b1, %%b0;")
-			f.emit("st.shared.u32 [%%b1+%d], %s;", 4*int(g.block)*(seg%2), f.state())
+		if seg < nbar && r.IntN(2) == 0 {
+			f.final = false
+			f.syncLoop()
+			f.final = seg == nbar
+		}
+		if r.IntN(2) == 0 {
 			f.endRegion()
-			f.emit("%s;", []string{"bar.sync 0", "barrier.sync 0", "bar.sync 0", "barrier.sync.aligned 0"}[r.IntN(4)])
+			f.warpCall()
+		}
+		if seg < nbar {
+			op := simtUniformBarriers[r.IntN(len(simtUniformBarriers))]
+			if seg == g.deadlockSeg {
+				op = ""
+			}
+			f.barrierStep(op)
 		}
 	}
 	f.endRegion()
@@ -985,22 +1302,28 @@ func simtGenerate(seed uint64) simtProgram {
 	g := &simtGen{r: r}
 	g.block = []uint32{1, 5, 32, 33, 40, 64, 70, 96}[r.IntN(8)]
 	grid := uint32(1 + r.IntN(3))
-	g.nfuncs = r.IntN(6)
+	g.nfuncs = r.IntN(7)
 	g.recursive = make([]bool, g.nfuncs)
-	g.regFunc = make([]bool, g.nfuncs)
+	g.kind = make([]simtKind, g.nfuncs)
 	g.cost = make([]int, g.nfuncs)
 	for i := range g.nfuncs {
-		switch r.IntN(5) {
+		switch r.IntN(8) {
 		case 0:
-			g.regFunc[i] = true
+			g.kind[i] = simtRegFn
 		case 1:
 			g.recursive[i] = true
+		case 2:
+			g.kind[i] = simtPureFn
+		case 3:
+			g.kind[i], g.recursive[i] = simtPureFn, true
+		case 4:
+			g.kind[i] = simtWarpFn
 		}
 	}
 	var b strings.Builder
 	b.WriteString(".version 8.0\n.target sm_80\n.address_size 64\n\n")
 	fmt.Fprintf(&b, ".shared .align 4 .b32 shpub[%d];\n", 2*g.block)
-	b.WriteString(".shared .align 4 .b32 shcnt[8];\n")
+	b.WriteString(".shared .align 4 .b32 shcnt[2];\n")
 	fmt.Fprintf(&b, ".shared .align 16 .b32 shslot[%d];\n\n", 4*g.block)
 	// Callees come first: function i calls only functions above i (and itself if recursive).
 	funcs := make([]string, g.nfuncs)
@@ -1013,7 +1336,7 @@ func simtGenerate(seed uint64) simtProgram {
 		// The call table of the param-style functions above i-1, for callers with index i-1.
 		var names []string
 		for j := i; j < g.nfuncs; j++ {
-			if !g.regFunc[j] {
+			if g.kind[j] == simtParamFn {
 				names = append(names, fmt.Sprintf("f%d", j))
 			}
 		}
@@ -1026,7 +1349,7 @@ func simtGenerate(seed uint64) simtProgram {
 }
 
 // simtStats counts what the differential tests ran, for the logs.
-var simtStats struct{ programs, threads atomic.Int64 }
+var simtStats struct{ programs, deadlocks, threads atomic.Int64 }
 
 // simtBuffers are one launch's device buffers, as host bytes.
 type simtBuffers struct{ out, in, scr, acc []byte }
@@ -1105,15 +1428,46 @@ func simtDiff(a, b simtBuffers) string {
 	return ""
 }
 
-// simtCheck generates the program of seed and runs it on the closure engine (one worker and the
-// default) and on the reference engine; every buffer must be identical.
+// simtRun is one launch of a generated program on an engine: its workers (0: the default) and
+// whether it collects statistics.
+type simtRun struct {
+	workers  int
+	withStat bool
+}
+
+// simtRuns are the launches of each program on each engine.
+var simtRuns = []simtRun{{workers: 1, withStat: true}, {workers: 1}, {workers: 0}}
+
+// stats returns s for a run with statistics, else nil.
+func (r simtRun) stats(s *runtime.Stats) *runtime.Stats {
+	if r.withStat {
+		return s
+	}
+	return nil
+}
+
+func (r simtRun) String() string {
+	if r.withStat {
+		return fmt.Sprintf("workers %d, statistics", r.workers)
+	}
+	return fmt.Sprintf("workers %d", r.workers)
+}
+
+// simtCheck generates the program of seed and runs it on the closure engine (one worker with
+// and without statistics, and the default) and on the reference engine; every buffer must be
+// identical. The first simtGoPrograms programs run on the Go source engine too, whose
+// statistics must be the closure engine's.
 func simtCheck(t testing.TB, seed uint64) {
 	p := simtGenerate(seed)
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Fatalf("seed %d (grid %d, block %d): %s\n--- program ---\n%s", seed, p.grid, p.block, fmt.Sprintf(format, args...), p.src)
 	}
-	mod, err := ptx2go.Compile([]byte(p.src), ptx2go.Options{File: "simt.ptx"})
+	file := "simt.ptx"
+	if seed < simtGoPrograms {
+		file = simtPath(seed) // as the Go source engine's package names it in faults and statistics
+	}
+	mod, err := ptx2go.Compile([]byte(p.src), ptx2go.Options{File: file})
 	if err != nil {
 		fail("generated program does not compile: %v", err)
 	}
@@ -1121,7 +1475,7 @@ func simtCheck(t testing.TB, seed uint64) {
 	if err != nil {
 		fail("%v", err)
 	}
-	ast, err := frontend.Parse("simt.ptx", []byte(p.src))
+	ast, err := frontend.Parse(file, []byte(p.src))
 	if err != nil {
 		fail("%v", err)
 	}
@@ -1131,9 +1485,9 @@ func simtCheck(t testing.TB, seed uint64) {
 	}
 	threads := int(p.grid * p.block)
 	bufs := simtInputs(seed, threads)
-	closureRun := func(workers int) simtEngine {
+	closureRun := func(workers int, stats *runtime.Stats) simtEngine {
 		return func(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, params []any) error {
-			return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block, Workers: workers}, params...)
+			return k.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block, Workers: workers, Stats: stats}, params...)
 		}
 	}
 	refRun := func(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, params []any) error {
@@ -1143,18 +1497,43 @@ func simtCheck(t testing.TB, seed uint64) {
 		}
 		return reference.Launch(ctx, dev, prog, "simt", grid, block, buf)
 	}
-	want, err := simtRunOn(t, refRun, p, bufs)
-	if err != nil {
-		fail("reference engine: %v", err)
+	want, refErr := simtRunOn(t, refRun, p, bufs)
+	var deadlock *reference.Error // the reference's report of a program that deadlocks
+	if refErr != nil && (!errors.As(refErr, &deadlock) || !strings.HasPrefix(deadlock.Msg, "barrier deadlock")) {
+		fail("reference engine: %v", refErr)
 	}
-	for _, workers := range []int{1, 0} {
-		got, err := simtRunOn(t, closureRun(workers), p, bufs)
-		if err != nil {
-			fail("closure engine (workers %d): %v", workers, err)
+	// check compares an engine's run with the reference's: the same memory or, for a program
+	// that deadlocks, a deadlock in the same CTA, the same fault as every engine's run.
+	var firstFault *runtime.Fault
+	check := func(engine string, got simtBuffers, err error) {
+		t.Helper()
+		if deadlock == nil {
+			if err != nil {
+				fail("%s: %v", engine, err)
+			}
+			if d := simtDiff(got, want); d != "" {
+				fail("%s differs from the reference (%s vs reference):\n%s", engine, engine, d)
+			}
+			return
 		}
-		if d := simtDiff(got, want); d != "" {
-			fail("closure engine (workers %d) differs from the reference (closure vs reference):\n%s", workers, d)
+		var f *runtime.Fault
+		if !errors.As(err, &f) || f.Kind != runtime.FaultDeadlock || f.CTA != deadlock.CTA {
+			fail("%s: %v; the reference: %v", engine, err, refErr)
 		}
+		if firstFault == nil {
+			firstFault = f
+			return
+		}
+		if f.Kind != firstFault.Kind || f.Loc != firstFault.Loc || f.CTA != firstFault.CTA || f.Thread != firstFault.Thread || f.Detail != firstFault.Detail {
+			fail("%s: %v; the closure engine with statistics: %v", engine, f, firstFault)
+		}
+	}
+	// Statistics turn the fast paths off (CTA-wide barrier runs, per-lane calls): the run
+	// with them checks the SIMT stack, the runs without them the fast paths.
+	var closureStats runtime.Stats
+	for _, run := range simtRuns {
+		got, err := simtRunOn(t, closureRun(run.workers, run.stats(&closureStats)), p, bufs)
+		check(fmt.Sprintf("closure engine (%s)", run), got, err)
 	}
 	if seed < simtGoPrograms {
 		rt, ok := gocorpus.Lookup(simtPath(seed))
@@ -1169,18 +1548,21 @@ func simtCheck(t testing.TB, seed uint64) {
 		if err != nil {
 			fail("%v", err)
 		}
-		for _, workers := range []int{1, 0} {
-			run := func(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, params []any) error {
-				return gk.LaunchConfig(ctx, dev, runtime.LaunchConfig{Grid: grid, Block: block, Workers: workers}, params...)
+		var goStats runtime.Stats
+		for _, run := range simtRuns {
+			launch := func(ctx context.Context, dev *runtime.Device, grid, block runtime.Dim3, params []any) error {
+				cfg := runtime.LaunchConfig{Grid: grid, Block: block, Workers: run.workers, Stats: run.stats(&goStats)}
+				return gk.LaunchConfig(ctx, dev, cfg, params...)
 			}
-			got, err := simtRunOn(t, run, p, bufs)
-			if err != nil {
-				fail("Go source engine (workers %d): %v", workers, err)
-			}
-			if d := simtDiff(got, want); d != "" {
-				fail("Go source engine (workers %d) differs from the reference (Go source vs reference):\n%s", workers, d)
-			}
+			got, err := simtRunOn(t, launch, p, bufs)
+			check(fmt.Sprintf("Go source engine (%s)", run), got, err)
 		}
+		if !reflect.DeepEqual(goStats, closureStats) {
+			fail("the engines' statistics differ:\nclosure   %+v\nGo source %+v", closureStats, goStats)
+		}
+	}
+	if deadlock != nil {
+		simtStats.deadlocks.Add(1)
 	}
 	simtStats.programs.Add(1)
 	simtStats.threads.Add(int64(threads))
@@ -1222,14 +1604,14 @@ func FuzzSIMT(f *testing.F) {
 // TestSIMTRandom runs a fixed set of generated programs, so that every test run exercises the
 // differential check.
 func TestSIMTRandom(t *testing.T) {
-	n := uint64(200)
+	n := uint64(150)
 	if testing.Short() {
 		n = 40
 	}
 	start := time.Now()
-	p0, t0 := simtStats.programs.Load(), simtStats.threads.Load()
+	p0, d0, t0 := simtStats.programs.Load(), simtStats.deadlocks.Load(), simtStats.threads.Load()
 	for seed := range n {
 		simtCheck(t, seed)
 	}
-	t.Logf("%d programs, %d threads in %v", simtStats.programs.Load()-p0, simtStats.threads.Load()-t0, time.Since(start))
+	t.Logf("%d programs (%d deadlock), %d threads in %v", simtStats.programs.Load()-p0, simtStats.deadlocks.Load()-d0, simtStats.threads.Load()-t0, time.Since(start))
 }
