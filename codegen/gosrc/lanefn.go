@@ -23,8 +23,8 @@ import (
 // calls (see runtime/lanecall.go). A module generated with check hooks gets no per-lane
 // functions.
 
-// laneFuncs generates the per-lane function of every function that qualifies and whose code
-// this back end can generate per lane, and records their names in g.laneFns for the call
+// laneFuncs generates the per-lane function of every function that qualifies, is called
+// directly and whose code this back end can generate per lane, and records their names in g.laneFns for the call
 // sites (run.go). A function whose code it cannot generate is dropped, and with it every
 // function calling it.
 func (g *gen) laneFuncs() {
@@ -32,9 +32,18 @@ func (g *gen) laneFuncs() {
 		return
 	}
 	ok := layout.LaneFuncs(g.prog)
+	// Only direct calls use them: a function only called through a pointer gets none.
+	called := map[*ssa.Function]bool{}
+	for _, fn := range g.prog.Funcs {
+		for _, b := range fn.Blocks {
+			if c := b.Term.Call; c != nil && c.Direct != nil && c.Guard == nil {
+				called[c.Direct] = true
+			}
+		}
+	}
 	names := map[*ssa.Function]string{}
 	for _, f := range g.fnList {
-		if ok[f.Fn] && inParamArea(f.RF.Params) && inParamArea(f.RF.Results) {
+		if ok[f.Fn] && called[f.Fn] && inParamArea(f.RF.Params) && inParamArea(f.RF.Results) {
 			names[f.Fn] = g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Lane")
 		}
 	}
