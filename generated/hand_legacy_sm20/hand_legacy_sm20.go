@@ -786,7 +786,7 @@ block1:
 block2:
 	{
 		// b1 ($LDWbegin_legacy_sm20), PTX line 42
-		if pc, budget = w.CallInline(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget); pc != 9 {
+		if pc, budget = w.CallLanes(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget, scaleLane); pc != 9 {
 			return pc, budget
 		}
 		goto block9
@@ -1874,4 +1874,51 @@ func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+}
+
+// scaleLane runs a call of function scale for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
+// the lane's .param area (8 bytes), with the arguments and, on return, the results, and its callees' areas follow;
+// calls is how many calls it may still nest;
+// it returns steps plus its loop-head passes and calls, and false where it gave up.
+func scaleLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+	// The lane's own .param area, which its accesses index from offset 0.
+	pmp := runtime.MemPtr(pa)
+	const pmStride = uint64(0)
+	_ = pmp
+	k0 := uint64(0x3)
+	k1 := uint64(0x1)
+	x0 := uint64(0x0)
+	_ = x0
+	x1 := uint64(0x0)
+	_ = x1
+	x2 := uint64(0x0)
+	_ = x2
+	{
+		goto b1
+	}
+b1:
+	{
+		// 23: ld.param.s32
+		v1a := uint64(0x0)
+		var v1 uint64
+		v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+		v1 = uint64(uint32(int32(int32(v1))))
+		x0 = v1
+		// 24: mul.lo.s32
+		v2 := uint64(uint32(x0) * uint32(k0))
+		x1 = v2
+		// 25: add.s32
+		v3 := uint64(uint32(x1) + uint32(k1))
+		x2 = v3
+		// 26: st.param.s32
+		s4 := uint64(0x4)
+		s4v := uint64(x2)
+		runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
+		goto done
+	}
+	{
+		goto done
+	}
+done:
+	return steps, true
 }

@@ -1554,7 +1554,7 @@ block1:
 block2:
 	{
 		// b1 ($L__BB0_3), PTX line 35
-		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[2].Term, m, stop, budget); pc != 9 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[2].Term, m, stop, budget, fibLane); pc != 9 {
 			return pc, budget
 		}
 		goto block9
@@ -1602,7 +1602,7 @@ block4:
 block5:
 	{
 		// b3 ($L__BB0_6), PTX line 98
-		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[5].Term, m, stop, budget); pc != 18 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[5].Term, m, stop, budget, fibLane); pc != 18 {
 			return pc, budget
 		}
 		goto block18
@@ -1672,7 +1672,7 @@ block9:
 block10:
 	{
 		// b7, PTX line 41
-		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[10].Term, m, stop, budget); pc != 11 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[10].Term, m, stop, budget, fibLane); pc != 11 {
 			return pc, budget
 		}
 		goto block11
@@ -1693,7 +1693,7 @@ block11:
 block12:
 	{
 		// b8, PTX line 54
-		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[12].Term, m, stop, budget); pc != 13 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[12].Term, m, stop, budget, fibLane); pc != 13 {
 			return pc, budget
 		}
 		goto block13
@@ -1714,7 +1714,7 @@ block13:
 block14:
 	{
 		// b9, PTX line 67
-		if pc, budget = w.CallInline(pc, &fibFunc.Blocks[14].Term, m, stop, budget); pc != 15 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[14].Term, m, stop, budget, fibLane); pc != 15 {
 			return pc, budget
 		}
 		goto block15
@@ -2681,7 +2681,7 @@ block1:
 block2:
 	{
 		// b1 ($L__BB1_2), PTX line 138
-		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget); pc != 5 {
+		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget, treeDepthLane); pc != 5 {
 			return pc, budget
 		}
 		goto block5
@@ -2720,7 +2720,7 @@ block5:
 block6:
 	{
 		// b4, PTX line 144
-		if pc, budget = w.CallInline(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget); pc != 7 {
+		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget, treeDepthLane); pc != 7 {
 			return pc, budget
 		}
 		goto block7
@@ -3414,7 +3414,7 @@ block2:
 block3:
 	{
 		// b2, PTX line 219
-		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[3].Term, m, stop, budget); pc != 4 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[3].Term, m, stop, budget, fibLane); pc != 4 {
 			return pc, budget
 		}
 		goto block4
@@ -3435,7 +3435,7 @@ block4:
 block5:
 	{
 		// b3, PTX line 238
-		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[5].Term, m, stop, budget); pc != 6 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[5].Term, m, stop, budget, treeDepthLane); pc != 6 {
 			return pc, budget
 		}
 		goto block6
@@ -3456,7 +3456,7 @@ block6:
 block7:
 	{
 		// b4, PTX line 252
-		if pc, budget = w.CallInline(pc, &recursionFunc.Blocks[7].Term, m, stop, budget); pc != 8 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[7].Term, m, stop, budget, gcdLane); pc != 8 {
 			return pc, budget
 		}
 		goto block8
@@ -4291,6 +4291,657 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 			}
 		}
 	}
+}
+
+// fibLane runs a call of function _Z3fibi for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
+// the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
+// calls is how many calls it may still nest;
+// it returns steps plus its loop-head passes and calls, and false where it gave up.
+func fibLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+	// The lane's own .param area, which its accesses index from offset 0.
+	pmp := runtime.MemPtr(pa)
+	const pmStride = uint64(0)
+	_ = pmp
+	k0 := uint64(0x2)
+	k1 := uint64(0x0)
+	k2 := uint64(0xffffffff)
+	k3 := uint64(0xfffffffe)
+	k4 := uint64(0x1)
+	k5 := uint64(0x3)
+	k6 := uint64(0x6)
+	k7 := uint64(0xfffffffc)
+	k8 := uint64(0xfffffffd)
+	k9 := uint64(0xfffffffb)
+	k10 := uint64(0xfffffff8)
+	k11 := uint64(0xfffffff9)
+	x0 := uint64(0x0)
+	_ = x0
+	x1 := uint64(0x0)
+	_ = x1
+	x2 := uint64(0x0)
+	_ = x2
+	x3 := uint64(0x0)
+	_ = x3
+	x4 := uint64(0x0)
+	_ = x4
+	x5 := uint64(0x0)
+	_ = x5
+	x6 := uint64(0x0)
+	_ = x6
+	x7 := uint64(0x0)
+	_ = x7
+	x8 := uint64(0x0)
+	_ = x8
+	x9 := uint64(0x0)
+	_ = x9
+	x10 := uint64(0x0)
+	_ = x10
+	x11 := uint64(0x0)
+	_ = x11
+	x12 := uint64(0x0)
+	_ = x12
+	x13 := uint64(0x0)
+	_ = x13
+	x14 := uint64(0x0)
+	_ = x14
+	x15 := uint64(0x0)
+	_ = x15
+	x16 := uint64(0x0)
+	_ = x16
+	x17 := uint64(0x0)
+	_ = x17
+	x18 := uint64(0x0)
+	_ = x18
+	x19 := uint64(0x0)
+	_ = x19
+	x20 := uint64(0x0)
+	_ = x20
+	x21 := uint64(0x0)
+	_ = x21
+	x22 := uint64(0x0)
+	_ = x22
+	q0 := false
+	_ = q0
+	q1 := false
+	_ = q1
+	q2 := false
+	_ = q2
+	q3 := false
+	_ = q3
+	q4 := false
+	_ = q4
+	{
+		// 19: ld.param.u32
+		v1a := uint64(0x8)
+		var v1 uint64
+		v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+		x0 = v1
+		// 20: setp.lt.s32
+		c2t := int32(x0) < int32(k0)
+		c2 := c2t
+		q0 = c2
+		// 21: mov.b32
+		v3 := uint64(k1)
+		x1 = v3
+		if q0 {
+			goto b6
+		}
+		goto b7
+	}
+b1:
+	{
+		if steps++; steps > runtime.LaneSteps {
+			return steps, false
+		}
+		// 36: add.s32
+		v4 := uint64(uint32(x7) + uint32(k2))
+		x8 = v4
+		// 39: st.param.b32
+		s5 := uint64(0x0)
+		s5v := uint64(x8)
+		runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
+		goto b2
+	}
+b2:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b9
+	}
+b3:
+	{
+		// 94: setp.eq.s32
+		c6t := uint32(x5) == uint32(k1)
+		c6 := c6t
+		q3 = c6
+		if q3 {
+			goto b6
+		}
+		goto b17
+	}
+b4:
+	{
+		if steps++; steps > runtime.LaneSteps {
+			return steps, false
+		}
+		// 100: add.s32
+		v7 := uint64(uint32(x19) + uint32(k3))
+		x0 = v7
+		// 101: add.s32
+		v8 := uint64(uint32(x19) + uint32(k2))
+		x20 = v8
+		// 104: st.param.b32
+		s9 := uint64(0x0)
+		s9v := uint64(x20)
+		runtime.Store32(pmp, uint64(l)*pmStride+s9, s9v)
+		goto b5
+	}
+b5:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b18
+	}
+b6:
+	{
+		// 119: add.s32
+		v10 := uint64(uint32(x0) + uint32(x1))
+		x22 = v10
+		// 120: st.param.b32
+		s11 := uint64(0xc)
+		s11v := uint64(x22)
+		runtime.Store32(pmp, uint64(l)*pmStride+s11, s11v)
+		goto done
+	}
+b7:
+	{
+		// 24: add.s32
+		v12 := uint64(uint32(x0) + uint32(k3))
+		x2 = v12
+		// 25: shr.u32
+		v13 := uint64(uint32(x2) >> uint32(k4))
+		x3 = v13
+		// 26: add.s32
+		v14 := uint64(uint32(x3) + uint32(k4))
+		x4 = v14
+		// 27: and.b32
+		v15 := uint64(uint32(x4) & uint32(k5))
+		x5 = v15
+		// 28: setp.lt.u32
+		c16t := uint32(x2) < uint32(k6)
+		c16 := c16t
+		q1 = c16
+		// 29: mov.b32
+		v17 := uint64(k1)
+		x1 = v17
+		if q1 {
+			goto b3
+		}
+		goto b8
+	}
+b8:
+	{
+		// 32: and.b32
+		v18 := uint64(uint32(x4) & uint32(k7))
+		x6 = v18
+		// 33: mov.b32
+		v19 := uint64(k1)
+		x1 = v19
+		// 34: mov.u32
+		v20 := uint64(x0)
+		x7 = v20
+		goto b1
+	}
+b9:
+	{
+		// 46: ld.param.b32
+		v21a := uint64(0x4)
+		var v21 uint64
+		v21 = runtime.Load32(pmp, uint64(l)*pmStride+v21a)
+		x9 = v21
+		// 48: add.s32
+		v22 := uint64(uint32(x9) + uint32(x1))
+		x10 = v22
+		// 49: add.s32
+		v23 := uint64(uint32(x7) + uint32(k8))
+		x11 = v23
+		// 52: st.param.b32
+		s24 := uint64(0x0)
+		s24v := uint64(x11)
+		runtime.Store32(pmp, uint64(l)*pmStride+s24, s24v)
+		goto b10
+	}
+b10:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b11
+	}
+b11:
+	{
+		// 59: ld.param.b32
+		v25a := uint64(0x4)
+		var v25 uint64
+		v25 = runtime.Load32(pmp, uint64(l)*pmStride+v25a)
+		x12 = v25
+		// 61: add.s32
+		v26 := uint64(uint32(x12) + uint32(x10))
+		x13 = v26
+		// 62: add.s32
+		v27 := uint64(uint32(x7) + uint32(k9))
+		x14 = v27
+		// 65: st.param.b32
+		s28 := uint64(0x0)
+		s28v := uint64(x14)
+		runtime.Store32(pmp, uint64(l)*pmStride+s28, s28v)
+		goto b12
+	}
+b12:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b13
+	}
+b13:
+	{
+		// 72: ld.param.b32
+		v29a := uint64(0x4)
+		var v29 uint64
+		v29 = runtime.Load32(pmp, uint64(l)*pmStride+v29a)
+		x15 = v29
+		// 74: add.s32
+		v30 := uint64(uint32(x15) + uint32(x13))
+		x16 = v30
+		// 75: add.s32
+		v31 := uint64(uint32(x7) + uint32(k10))
+		x0 = v31
+		// 76: add.s32
+		v32 := uint64(uint32(x7) + uint32(k11))
+		x17 = v32
+		// 79: st.param.b32
+		s33 := uint64(0x0)
+		s33v := uint64(x17)
+		runtime.Store32(pmp, uint64(l)*pmStride+s33, s33v)
+		goto b14
+	}
+b14:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b15
+	}
+b15:
+	{
+		// 86: ld.param.b32
+		v34a := uint64(0x4)
+		var v34 uint64
+		v34 = runtime.Load32(pmp, uint64(l)*pmStride+v34a)
+		x18 = v34
+		// 88: add.s32
+		v35 := uint64(uint32(x18) + uint32(x16))
+		x1 = v35
+		// 89: add.s32
+		v36 := uint64(uint32(x6) + uint32(k7))
+		x6 = v36
+		// 90: setp.ne.s32
+		c37t := uint32(x6) != uint32(k1)
+		c37 := c37t
+		q2 = c37
+		// 91: mov.u32
+		v38 := uint64(x0)
+		x7 = v38
+		if q2 {
+			goto b1
+		}
+		goto b16
+	}
+b16:
+	{
+		goto b3
+	}
+b17:
+	{
+		// 97: mov.u32
+		v39 := uint64(x0)
+		x19 = v39
+		goto b4
+	}
+b18:
+	{
+		// 111: ld.param.b32
+		v40a := uint64(0x4)
+		var v40 uint64
+		v40 = runtime.Load32(pmp, uint64(l)*pmStride+v40a)
+		x21 = v40
+		// 113: add.s32
+		v41 := uint64(uint32(x21) + uint32(x1))
+		x1 = v41
+		// 114: add.s32
+		v42 := uint64(uint32(x5) + uint32(k2))
+		x5 = v42
+		// 115: setp.ne.s32
+		c43t := uint32(x5) != uint32(k1)
+		c43 := c43t
+		q4 = c43
+		// 116: mov.u32
+		v44 := uint64(x0)
+		x19 = v44
+		if q4 {
+			goto b4
+		}
+		goto b19
+	}
+b19:
+	{
+		goto b6
+	}
+done:
+	return steps, true
+}
+
+// treeDepthLane runs a call of function _Z10tree_depthj for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
+// the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
+// calls is how many calls it may still nest;
+// it returns steps plus its loop-head passes and calls, and false where it gave up.
+func treeDepthLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+	// The lane's own .param area, which its accesses index from offset 0.
+	pmp := runtime.MemPtr(pa)
+	const pmStride = uint64(0)
+	_ = pmp
+	k0 := uint64(0x1)
+	k1 := uint64(0x0)
+	k2 := uint64(0xaaaaaaab)
+	x0 := uint64(0x0)
+	_ = x0
+	x1 := uint64(0x0)
+	_ = x1
+	x2 := uint64(0x0)
+	_ = x2
+	x3 := uint64(0x0)
+	_ = x3
+	x4 := uint64(0x0)
+	_ = x4
+	x5 := uint64(0x0)
+	_ = x5
+	x6 := uint64(0x0)
+	_ = x6
+	x7 := uint64(0x0)
+	_ = x7
+	q0 := false
+	_ = q0
+	{
+		// 133: ld.param.u32
+		v1a := uint64(0x8)
+		var v1 uint64
+		v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+		x0 = v1
+		// 134: setp.gt.u32
+		c2t := uint32(x0) > uint32(k0)
+		c2 := c2t
+		q0 = c2
+		// 135: mov.b32
+		v3 := uint64(k1)
+		x1 = v3
+		if q0 {
+			goto b1
+		}
+		goto b4
+	}
+b1:
+	{
+		// 139: shr.u32
+		v4 := uint64(uint32(x0) >> uint32(k0))
+		x2 = v4
+		// 142: st.param.b32
+		s5 := uint64(0x0)
+		s5v := uint64(x2)
+		runtime.Store32(pmp, uint64(l)*pmStride+s5, s5v)
+		goto b2
+	}
+b2:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = treeDepthLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b5
+	}
+b3:
+	{
+		// 167: st.param.b32
+		s6 := uint64(0xc)
+		s6v := uint64(x1)
+		runtime.Store32(pmp, uint64(l)*pmStride+s6, s6v)
+		goto done
+	}
+b4:
+	{
+		goto b3
+	}
+b5:
+	{
+		// 149: ld.param.b32
+		v7a := uint64(0x4)
+		var v7 uint64
+		v7 = runtime.Load32(pmp, uint64(l)*pmStride+v7a)
+		x3 = v7
+		// 151: mul.hi.u32
+		v8 := uint64(uint32(isa.MulHi(x0, k2, 32, false)))
+		x4 = v8
+		// 152: shr.u32
+		v9 := uint64(uint32(x4) >> uint32(k0))
+		x5 = v9
+		// 155: st.param.b32
+		s10 := uint64(0x0)
+		s10v := uint64(x5)
+		runtime.Store32(pmp, uint64(l)*pmStride+s10, s10v)
+		goto b6
+	}
+b6:
+	{
+		{
+			if len(pa) < 32 || calls == 0 {
+				return steps, false
+			}
+			ca := pa[16:]
+			clear(ca[:16])
+			copy(ca[8:12], pa[0:])
+			if steps++; steps > runtime.LaneSteps {
+				return steps, false
+			}
+			var ok bool
+			if steps, ok = treeDepthLane(w, l, ca, calls-1, steps); !ok {
+				return steps, false
+			}
+			copy(pa[4:8], ca[12:])
+		}
+		goto b7
+	}
+b7:
+	{
+		// 162: ld.param.b32
+		v11a := uint64(0x4)
+		var v11 uint64
+		v11 = runtime.Load32(pmp, uint64(l)*pmStride+v11a)
+		x6 = v11
+		// 164: max.s32
+		v12 := uint64(uint32(max(int32(x3), int32(x6))))
+		x7 = v12
+		// 165: add.s32
+		v13 := uint64(uint32(x7) + uint32(k0))
+		x1 = v13
+		goto b3
+	}
+done:
+	return steps, true
+}
+
+// gcdLane runs a call of function _Z3gcdjj for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
+// the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
+// calls is how many calls it may still nest;
+// it returns steps plus its loop-head passes and calls, and false where it gave up.
+func gcdLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+	// The lane's own .param area, which its accesses index from offset 0.
+	pmp := runtime.MemPtr(pa)
+	const pmStride = uint64(0)
+	_ = pmp
+	k0 := uint64(0x0)
+	x0 := uint64(0x0)
+	_ = x0
+	x1 := uint64(0x0)
+	_ = x1
+	x2 := uint64(0x0)
+	_ = x2
+	q0 := false
+	_ = q0
+	q1 := false
+	_ = q1
+	{
+		// 181: ld.param.u32
+		v1a := uint64(0x4)
+		var v1 uint64
+		v1 = runtime.Load32(pmp, uint64(l)*pmStride+v1a)
+		x0 = v1
+		// 182: ld.param.u32
+		v2a := uint64(0x0)
+		var v2 uint64
+		v2 = runtime.Load32(pmp, uint64(l)*pmStride+v2a)
+		x1 = v2
+		// 183: setp.eq.s32
+		c3t := uint32(x0) == uint32(k0)
+		c3 := c3t
+		q0 = c3
+		if q0 {
+			goto b2
+		}
+		goto b3
+	}
+b1:
+	{
+		if steps++; steps > runtime.LaneSteps {
+			return steps, false
+		}
+		// 188: mov.u32
+		v4 := uint64(x0)
+		x1 = v4
+		// 189: rem.u32
+		v5 := isa.Rem(x2, x1, 32, false)
+		x0 = v5
+		// 190: setp.ne.s32
+		c6t := uint32(x0) != uint32(k0)
+		c6 := c6t
+		q1 = c6
+		// 191: mov.u32
+		v7 := uint64(x1)
+		x2 = v7
+		if q1 {
+			goto b1
+		}
+		goto b4
+	}
+b2:
+	{
+		// 194: st.param.b32
+		s8 := uint64(0x8)
+		s8v := uint64(x1)
+		runtime.Store32(pmp, uint64(l)*pmStride+s8, s8v)
+		goto done
+	}
+b3:
+	{
+		// 186: mov.u32
+		v9 := uint64(x1)
+		x2 = v9
+		goto b1
+	}
+b4:
+	{
+		goto b2
+	}
+done:
+	return steps, true
 }
 
 // gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
