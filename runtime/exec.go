@@ -497,7 +497,9 @@ func (w *Warp) call(t *Term, m uint32) {
 			}
 			return
 		}
-		w.enterCall(t, cs.Direct, m)
+		if !w.callPerLane(t, cs.Direct, m) {
+			w.enterCall(t, cs.Direct, m)
+		}
 		return
 	}
 	var groups [WarpSize]struct {
@@ -521,7 +523,9 @@ func (w *Warp) call(t *Term, m uint32) {
 		groups[g].mask |= 1 << l
 	}
 	if ng == 1 && callers == m {
-		w.enterCall(t, groups[0].fn, m)
+		if !w.callPerLane(t, groups[0].fn, m) {
+			w.enterCall(t, groups[0].fn, m)
+		}
 		return
 	}
 	var targets [WarpSize]target

@@ -120,6 +120,11 @@ type Func struct {
 	// Builtin, when set, makes this a device-side library function the runtime implements
 	// (BuiltinFunc): a call runs it at once for the calling lanes, with no frame of its own.
 	Builtin Builtin
+	// PerLane, when set, runs a call of this device function one lane at a time: it and all
+	// it calls compute only on their own lanes' registers and .param variables
+	// (codegen/layout.LaneFuncs). The trampoline's calls of it run so (Warp.callPerLane,
+	// lanescalar.go) where nothing observable differs from the SIMT stack.
+	PerLane PerLaneCall
 	// Run, when set, runs the code of blocks from pc on for the lanes m (a generated
 	// function's block chain): after each block whose terminator is a jump, or a branch every
 	// lane of m takes the same way, it goes on to the next block, unless that is stop (the

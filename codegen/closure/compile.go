@@ -37,6 +37,7 @@ type Options struct {
 func CompileWith(p *ssa.Program, opts Options) (*runtime.Module, error) {
 	c := &compiler{check: opts.Check}
 	c.Module = layout.New(p, c.errorf)
+	c.laneFuncs = layout.LaneFuncs(p)
 	if errs, _ := layout.CheckForms(p); len(errs) > 0 {
 		c.errs = append(c.errs, errs...)
 		return nil, c.sorted()
@@ -47,6 +48,7 @@ func CompileWith(p *ssa.Program, opts Options) (*runtime.Module, error) {
 		}
 	}
 	c.StackBytes()
+	c.setPerLane()
 	if c.check {
 		c.Mod.CheckHooks, c.Mod.CheckSrc = true, c.CheckSrc()
 	}
@@ -73,6 +75,10 @@ type compiler struct {
 	errs ssa.ErrorList
 	// check says the module gets the sanitizer's hooks (Options.Check).
 	check bool
+	// laneFuncs are the functions whose calls may run per lane (layout.LaneFuncs), laneForms
+	// the per-lane forms compiled for them (lanefn.go).
+	laneFuncs map[*ssa.Function]bool
+	laneForms []*laneFn
 }
 
 func (c *compiler) errorf(pos frontend.Pos, format string, args ...any) {

@@ -20,6 +20,8 @@ type fnCompiler struct {
 	// (fuse.go); folded are those adds, which emit no code.
 	fused  map[*ssa.Instr]fusedAddr
 	folded map[*ssa.Instr]bool
+	// laneConsts are the constant registers the per-lane form's code reads (lanefn.go).
+	laneConsts map[int]bool
 }
 
 func (c *compiler) function(fn *ssa.Function) {
@@ -33,6 +35,11 @@ func (c *compiler) function(fn *ssa.Function) {
 	}
 	f.blocks = append(f.blocks, runtime.Block{Term: runtime.Term{Kind: runtime.TermNone, Reconv: -1}})
 	f.RF.Blocks = f.blocks
+	if c.laneFuncs[fn] {
+		if lf := f.laneForm(); lf != nil {
+			c.laneForms = append(c.laneForms, lf)
+		}
+	}
 	for _, code := range f.prologue {
 		f.RF.Prologue = append(f.RF.Prologue, code...)
 	}
