@@ -141,6 +141,16 @@ bench-compare:
 	@test -n "$(REV)" || { echo "usage: make bench-compare REV=<git revision>" >&2; exit 2; }
 	GO=$(GO) sh internal/e2e/bench/compare.sh '$(REV)' '$(BENCH_KERNELS)' '$(BENCH_COUNT)'
 
+# The instructions one launch of each kernel executes (closure engine, one worker) on the git
+# revision REV and on the working tree, counted by valgrind's cachegrind, which a busy machine
+# does not disturb: make bench-instructions REV=main~3. See internal/e2e/bench/instructions.sh.
+.PHONY: bench-instructions
+bench-instructions:
+	@test -n "$(REV)" || { echo "usage: make bench-instructions REV=<git revision>" >&2; exit 2; }
+	GO=$(GO) sh internal/e2e/bench/instructions.sh '$(REV)' '$(BENCH_INSTR_KERNELS)'
+
+BENCH_INSTR_KERNELS = VecAdd Saxpy Collatz MatmulTiled Reduce Fib
+
 # Regenerates testdata/ptx/gcc/*.ptx from testdata/gcc/*.c with GCC's nvptx offload compiler
 # (Debian/Ubuntu: apt-get install gcc-12-offload-nvptx). CI never runs this. The host gcc
 # streams the offloaded code (OpenMP target / declare target, OpenACC) as LTO into the .o;
