@@ -22,10 +22,10 @@ import (
 // A form has the scalar code of the instructions the SIMT code runs, with the same operand
 // slots and the same arithmetic (the expressions of the lane loops, the same isa helpers and
 // comparisons), so each lane ends with the bits the SIMT stack gives it. Only the common
-// integer, comparison, selection and .param instructions have a scalar form: a function
-// with any other instruction, or calling one that has none, keeps the SIMT stack. A block
-// with an instruction that faults (a .param access outside the area) gives the call back to
-// the stack, which raises the fault.
+// integer arithmetic and conversion, comparison, selection and .param instructions have a
+// scalar form: a function with any other instruction, or calling one that has none, keeps
+// the SIMT stack. A block with an instruction that faults (a .param access outside the area)
+// gives the call back to the stack, which raises the fault.
 
 // laneFrame is one lane's activation of a per-lane form: its registers, by the layout's
 // register slots, its predicates and its .param area.
@@ -503,6 +503,8 @@ func (e *emitter) scalar() (code laneInstr, faults bool) {
 		}, false
 	case frontend.OpLd, frontend.OpSt:
 		return e.scalarParam(t)
+	case frontend.OpCvt:
+		return e.scalarCvt(), false
 	}
 	if !intType(t) || len(in.Dsts) != 1 || isPred(in.Dsts[0]) {
 		return nil, false
@@ -845,4 +847,39 @@ func (e *emitter) laneSrc(a ssa.Arg, t frontend.Type) int {
 		e.f.laneConsts[s] = true
 	}
 	return s
+}
+
+// scalarCvt is cvt between integer types with no modifier, with the lane loop's conversion
+// (cvt): the source's n bits sign- or zero-extended, cut to the destination type, and
+// sign-extended to the register's width for a signed destination.
+func (e *emitter) scalarCvt() laneInstr {
+	in := e.in
+	ts := e.types()
+	if !e.onlyMods() || len(ts) != 2 || len(in.Dsts) != 1 || isPred(in.Dsts[0]) || isPred(in.Args[0]) {
+		return nil
+	}
+	dt, st := ts[0], ts[1]
+	for _, t := range ts {
+		if !intType(t) && t != frontend.B8 && t != frontend.U8 && t != frontend.S8 {
+			return nil
+		}
+	}
+	regBits := 64
+	if x := in.Dsts[0]; x.Kind == ssa.ArgValue && x.Value != nil {
+		regBits = x.Value.Reg.Type.Bits()
+	}
+	dn, sn := dt.Bits(), st.Bits()
+	signedSrc, extend := st.IsSigned(), dt.IsSigned() && regBits > dn
+	d, a := e.dst(in.Dsts[0]), e.laneSrc(in.Args[0], st)
+	return func(x *laneFrame) {
+		v := wrap(x.r[a], sn)
+		if signedSrc {
+			v = uint64(sext(x.r[a], sn))
+		}
+		v = wrap(v, dn)
+		if extend {
+			v = signExtend(v, dn, regBits)
+		}
+		x.r[d] = v
+	}
 }
