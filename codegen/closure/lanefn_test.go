@@ -22,11 +22,17 @@ const laneFallbacks = "../../testdata/ptx/lane_fallbacks.ptx"
 // lane (runtime.Func.PerLane): the lane-independent ones, not the one with a shuffle or the
 // one with a store, and no kernel.
 func TestPerLaneMarks(t *testing.T) {
-	src, err := os.ReadFile(laneFallbacks)
+	checkPerLane(t, laneFallbacks, "peek", "down", "spin")
+}
+
+// checkPerLane requires the functions of the PTX file at path that run per lane to be names.
+func checkPerLane(t *testing.T, path string, names ...string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ast, err := frontend.Parse(laneFallbacks, src)
+	ast, err := frontend.Parse(path, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,9 +44,8 @@ func TestPerLaneMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"peek": true, "down": true, "spin": true}
 	for _, fn := range mod.Funcs {
-		if got := fn.PerLane != nil; got != want[fn.Name] {
+		if got := fn.PerLane != nil; got != slices.Contains(names, fn.Name) {
 			t.Errorf("%s: per lane is %v", fn.Name, got)
 		}
 	}
@@ -192,5 +197,63 @@ func TestPerLaneEndless(t *testing.T) {
 	var f *runtime.Fault
 	if !errors.As(r.err, &f) || f.Kind != runtime.FaultCancelled || f.Func != "spin" || f.Thread.X != 77-n/2 {
 		t.Fatalf("got %v, want the cancellation fault in spin, thread %d of CTA 1", r.err, 77-n/2)
+	}
+}
+
+// TestPerLaneOps runs mix of lane_ops.ptx, which has a per-lane form, on inputs with the edge
+// cases of integer arithmetic (zero divisors, the most negative value, shifts past the width)
+// and checks its results bit for bit against a launch with statistics, whose calls run on the
+// SIMT stack with the lane loops.
+func TestPerLaneOps(t *testing.T) {
+	const path = "../../testdata/ptx/lane_ops.ptx"
+	checkPerLane(t, path, "mix", "fold")
+	mod, err := ptx2go.CompileFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := mod.Kernel("mixes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := []uint32{0, 1, 2, 3, 31, 32, 33, 64, 77, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe, 12345, 0x8000, 0xffff}
+	in := make([]uint32, 256)
+	seed := uint32(2463534242)
+	for i := range in {
+		seed ^= seed << 13
+		seed ^= seed >> 17
+		seed ^= seed << 5
+		in[i] = seed
+		if i%3 == 0 {
+			in[i] = edges[i/3%len(edges)]
+		}
+	}
+	run := func(stats bool) []uint32 {
+		dev := runtime.NewDevice()
+		pin, err := runtime.Upload(dev, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]uint32, 2*len(in))
+		pout, err := runtime.Upload(dev, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := runtime.LaunchConfig{Grid: runtime.D1(2), Block: runtime.D1(uint32(len(in) / 2)), Workers: 1}
+		if stats {
+			cfg.Stats = &runtime.Stats{}
+		}
+		if err := k.LaunchConfig(t.Context(), dev, cfg, pout, pin); err != nil {
+			t.Fatal(err)
+		}
+		if err := runtime.Download(dev, out, pout); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	lane, stack := run(false), run(true)
+	for i := 0; i < len(in); i++ {
+		if lane[2*i] != stack[2*i] || lane[2*i+1] != stack[2*i+1] {
+			t.Fatalf("mix(%#x, %#x): per lane %#x%08x, on the stack %#x%08x", in[i], in[i^1], lane[2*i+1], lane[2*i], stack[2*i+1], stack[2*i])
+		}
 	}
 }
