@@ -136,6 +136,10 @@ type simtFn struct {
 	// does not touch global memory; pure says it may still call pure functions.
 	noMem bool
 	pure  bool
+	// divergentBarriers says a barrier loop whose trip count differs per warp or thread has
+	// run: lanes of a warp that waited at its barriers on different paths need not be
+	// converged after it, so no warpCall (a vote.sync over all lanes) follows.
+	divergentBarriers bool
 }
 
 func (g *simtGen) newLabel(prefix string) string {
@@ -662,6 +666,9 @@ func (f *simtFn) pureCall(guard string, c int, d, a, b string) {
 func (f *simtFn) warpCall() {
 	g := f.g
 	r := g.r
+	if f.divergentBarriers {
+		return
+	}
 	var cands []int
 	for i := range g.nfuncs {
 		if g.kind[i] == simtWarpFn && f.cost+f.mult*g.cost[i] <= f.limit {
@@ -1184,6 +1191,7 @@ func (f *simtFn) syncLoop() {
 		}
 	}, uniform)
 	if !uniform {
+		f.divergentBarriers = true
 		f.barrierLoop(pad, op, func() {
 			f.block(r.IntN(2))
 			f.barrierStep(op)
