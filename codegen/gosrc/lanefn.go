@@ -127,9 +127,10 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 		body []jen.Code
 	}
 	var blocks []labelled
+	reach := f.reachable()
 	for i, b := range f.blocks {
 		pc := int32(i)
-		if b.rt.Kind == runtime.TermNone {
+		if b.rt.Kind == runtime.TermNone || !reach[pc] {
 			continue
 		}
 		var body []jen.Code
@@ -320,4 +321,27 @@ func (f *fnGen) loopHeads() map[int32]bool {
 	}
 	walk(0)
 	return heads
+}
+
+// reachable returns the blocks a call reaches from the function's entry, block 0, through
+// jumps, branches and calls' returns: a per-lane function leaves out the others, which Go
+// would find unreachable.
+func (f *fnGen) reachable() map[int32]bool {
+	reach := map[int32]bool{}
+	work := []int32{0}
+	for len(work) > 0 {
+		pc := work[len(work)-1]
+		work = work[:len(work)-1]
+		if pc >= f.Exit || reach[pc] {
+			continue
+		}
+		reach[pc] = true
+		switch t := f.blocks[pc].rt; t.Kind {
+		case runtime.TermJump, runtime.TermCall:
+			work = append(work, t.Succ)
+		case runtime.TermBranch:
+			work = append(work, t.Succ, t.Alt)
+		}
+	}
+	return reach
 }

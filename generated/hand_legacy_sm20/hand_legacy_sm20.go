@@ -1916,9 +1916,6 @@ b1:
 		runtime.Store32(pmp, uint64(l)*pmStride+s4, s4v)
 		goto done
 	}
-	{
-		goto done
-	}
 done:
 	return steps, true
 }
