@@ -369,7 +369,7 @@ func copySlot(to *frame, d *Slot, from *frame, s *Slot, mask uint32) {
 		src, stride := from.param[s.ParamOff:], from.fn.ParamSize
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & (WarpSize - 1)
-			dst[l] = getParam(src[l*stride:][:n])
+			dst[l] = ParamValue(src[l*stride:][:n])
 		}
 	default:
 		// The strides and offsets are read once: this copy is a large part of a call.
@@ -415,8 +415,9 @@ func putParam(b []byte, v uint64) {
 	}
 }
 
-// getParam loads the little-endian value of the (at most 8) bytes b, zero-extended.
-func getParam(b []byte) uint64 {
+// ParamValue loads the little-endian value of the (at most 8) bytes b, zero-extended: a .param
+// slot's value, for the runtime's calls and the engines' per-lane calls.
+func ParamValue(b []byte) uint64 {
 	switch len(b) {
 	case 4:
 		return uint64(binary.LittleEndian.Uint32(b))

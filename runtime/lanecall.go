@@ -142,7 +142,7 @@ func (w *Warp) callEachLane(t *Term, m uint32, lane LaneFunc) (int, bool) {
 		for i := range cs.Results {
 			d, s := &cs.Results[i], &callee.Results[i]
 			if d.Reg >= 0 {
-				w.R[d.Reg*WarpSize+l] = getParam(pa[s.ParamOff:][:min(s.Size, 8)])
+				w.R[d.Reg*WarpSize+l] = ParamValue(pa[s.ParamOff:][:min(s.Size, 8)])
 				continue
 			}
 			dst := w.Param[l*stride+d.ParamOff:][:d.Size]

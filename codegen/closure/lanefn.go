@@ -337,7 +337,7 @@ func (x *laneFrame) get(s *runtime.Slot) uint64 {
 	if s.Reg >= 0 {
 		return x.r[s.Reg]
 	}
-	return leValue(x.param[s.ParamOff:][:min(s.Size, 8)])
+	return runtime.ParamValue(x.param[s.ParamOff:][:min(s.Size, 8)])
 }
 
 // put writes the value v to slot d: a .param slot gets its (at most 8) bytes, little-endian,
@@ -354,7 +354,7 @@ func (x *laneFrame) put(d *runtime.Slot, v uint64) {
 // .param slot as many of them as fit and zeros after them.
 func (x *laneFrame) putBytes(d *runtime.Slot, b []byte) {
 	if d.Reg >= 0 {
-		x.r[d.Reg] = leValue(b[:min(len(b), 8)])
+		x.r[d.Reg] = runtime.ParamValue(b[:min(len(b), 8)])
 		return
 	}
 	dst := x.param[d.ParamOff:][:d.Size]
@@ -368,21 +368,6 @@ func putSlotBytes(dst []byte, x *laneFrame, s *runtime.Slot) {
 		return
 	}
 	clear(dst[copy(dst, x.param[s.ParamOff:][:s.Size]):])
-}
-
-// leValue is the little-endian value of at most 8 bytes, zero-extended.
-func leValue(b []byte) uint64 {
-	switch len(b) {
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	case 8:
-		return binary.LittleEndian.Uint64(b)
-	}
-	var v uint64
-	for i := range b {
-		v |= uint64(b[i]) << (8 * i)
-	}
-	return v
 }
 
 // putLE stores the low bytes of v into b, little-endian, and zeros past the eighth.

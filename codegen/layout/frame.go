@@ -547,6 +547,18 @@ func Predicated(fn *ssa.Function, b *ssa.Block) bool {
 // barriers, calls, textures, device-runtime builtins) keeps the branch.
 func predicable(in *ssa.Instr) bool {
 	switch in.Op {
+	case frontend.OpLd, frontend.OpLdu, frontend.OpSt, frontend.OpAtom, frontend.OpRed,
+		frontend.OpMembar, frontend.OpFence:
+		return true
+	}
+	return laneArithmetic(in.Op)
+}
+
+// laneArithmetic reports whether op computes a lane's registers from the same lane's registers
+// alone: the arithmetic, logic, comparison, selection and conversion opcodes that both
+// predication and per-lane functions (LaneFuncs) may run for one lane apart from the others.
+func laneArithmetic(op frontend.Opcode) bool {
+	switch op {
 	case frontend.OpMov, frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpDiv,
 		frontend.OpRem, frontend.OpMin, frontend.OpMax, frontend.OpAbs, frontend.OpNeg, frontend.OpAnd,
 		frontend.OpOr, frontend.OpXor, frontend.OpNot, frontend.OpShl, frontend.OpShr, frontend.OpPopc,
@@ -554,9 +566,7 @@ func predicable(in *ssa.Instr) bool {
 		frontend.OpSqrt, frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2,
 		frontend.OpTanh, frontend.OpSetp, frontend.OpSelp, frontend.OpSet, frontend.OpSlct, frontend.OpCvt,
 		frontend.OpCvta, frontend.OpMul24, frontend.OpMad24, frontend.OpSad, frontend.OpBfind, frontend.OpPrmt,
-		frontend.OpLop3, frontend.OpShf, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign,
-		frontend.OpLd, frontend.OpLdu, frontend.OpSt, frontend.OpAtom, frontend.OpRed,
-		frontend.OpMembar, frontend.OpFence:
+		frontend.OpLop3, frontend.OpShf, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign:
 		return true
 	}
 	return false

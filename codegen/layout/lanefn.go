@@ -87,18 +87,13 @@ func laneFuncInstr(in *ssa.Instr) bool {
 			}
 		}
 	}
+	if laneArithmetic(in.Op) {
+		return true
+	}
 	switch in.Op {
-	case frontend.OpMov, frontend.OpAdd, frontend.OpSub, frontend.OpMul, frontend.OpMad, frontend.OpDiv,
-		frontend.OpRem, frontend.OpMin, frontend.OpMax, frontend.OpAbs, frontend.OpNeg, frontend.OpAnd,
-		frontend.OpOr, frontend.OpXor, frontend.OpNot, frontend.OpShl, frontend.OpShr, frontend.OpPopc,
-		frontend.OpClz, frontend.OpBrev, frontend.OpBfe, frontend.OpBfi, frontend.OpFma, frontend.OpRcp,
-		frontend.OpSqrt, frontend.OpRsqrt, frontend.OpSin, frontend.OpCos, frontend.OpLg2, frontend.OpEx2,
-		frontend.OpTanh, frontend.OpSetp, frontend.OpSelp, frontend.OpSet, frontend.OpSlct, frontend.OpCvt,
-		frontend.OpCvta, frontend.OpMul24, frontend.OpMad24, frontend.OpSad, frontend.OpBfind, frontend.OpFns,
-		frontend.OpSzext, frontend.OpBmsk, frontend.OpDp4a, frontend.OpDp2a, frontend.OpPrmt, frontend.OpLop3,
-		frontend.OpShf, frontend.OpCnot, frontend.OpTestp, frontend.OpCopysign, frontend.OpAddc, frontend.OpSubc,
-		frontend.OpMadc, frontend.OpVadd, frontend.OpVsub, frontend.OpVabsdiff, frontend.OpVmin, frontend.OpVmax,
-		frontend.OpMembar, frontend.OpFence:
+	case frontend.OpAddc, frontend.OpBmsk, frontend.OpDp2a, frontend.OpDp4a, frontend.OpFence,
+		frontend.OpFns, frontend.OpMadc, frontend.OpMembar, frontend.OpSubc, frontend.OpSzext,
+		frontend.OpVabsdiff, frontend.OpVadd, frontend.OpVmax, frontend.OpVmin, frontend.OpVsub:
 		return true
 	case frontend.OpLd, frontend.OpSt:
 		return InstrSpace(in) == frontend.SpaceParam && constParamAddr(in)
