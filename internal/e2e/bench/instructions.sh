@@ -41,12 +41,12 @@ launchInstructions() {
 		(cd "$1/internal/e2e/bench" && GOGC=off GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no \
 			--cachegrind-out-file=/dev/null "$2" -test.run '^$' -test.bench "^Benchmark$3/engine=closure/workers=1\$" \
 			-test.benchtime ${n}x 2>&1) | tr -d , | awk '/I +refs/ {print $NF}'
-	done | awk 'NR == 1 {a = $1} NR == 2 {printf "%d\n", ($1 - a) / 2}'
+	done | awk 'NR == 1 {a = $1} NR == 2 {printf "%.0f\n", ($1 - a) / 2}'
 }
 
 printf '%-12s %16s %16s %8s\n' kernel "$short" working-tree change
 for k in $kernels; do
 	a=$(launchInstructions "$old" "$tmp/rev.test" "$k")
 	b=$(launchInstructions "$root" "$tmp/work.test" "$k")
-	awk -v k="$k" -v a="$a" -v b="$b" 'BEGIN {printf "%-12s %16d %16d %+7.1f%%\n", k, a, b, (b - a) * 100 / a}'
+	awk -v k="$k" -v a="$a" -v b="$b" 'BEGIN {printf "%-12s %16.0f %16.0f %+7.1f%%\n", k, a, b, (b - a) * 100 / a}'
 done
