@@ -119,7 +119,9 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 		}
 		return fmt.Sprintf("b%d", pc)
 	}
-	heads := f.loopHeads()
+	// A call starts at block 0; the blocks it cannot reach are left out, as Go would find them
+	// unreachable.
+	reach, heads := f.walkBlocks(f.Exit, 0)
 	// step counts a loop-head pass or a call, and gives up past runtime.LaneSteps.
 	step := jen.If(jen.Id("steps").Op("++"), jen.Id("steps").Op(">").Qual(rtPath, "LaneSteps")).Block(jen.Return(jen.Id("steps"), jen.False()))
 	type labelled struct {
@@ -127,7 +129,6 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 		body []jen.Code
 	}
 	var blocks []labelled
-	reach := f.reachable()
 	for i, b := range f.blocks {
 		pc := int32(i)
 		if b.rt.Kind == runtime.TermNone || !reach[pc] {
@@ -291,57 +292,37 @@ func (f *fnGen) laneCall(e *blockEmit, cs *runtime.CallSite, names map[*ssa.Func
 	return code
 }
 
-// loopHeads are the blocks that a back edge of a depth-first walk from the function's entry
-// goes to: every loop has one, so a lane that never leaves a loop passes one again and again.
-func (f *fnGen) loopHeads() map[int32]bool {
-	heads := map[int32]bool{}
-	state := make([]uint8, len(f.blocks)) // 1: on the walk's path, 2: done
+// walkBlocks walks the blocks depth-first from starts, through jumps, branches and calls'
+// returns, up to stop and the function's exit. It returns the blocks it reached and its loop
+// heads, the blocks a back edge of the walk goes to: every loop has one, so a lane that never
+// leaves a loop passes one again and again.
+func (f *fnGen) walkBlocks(stop int32, starts ...int32) (reached, heads map[int32]bool) {
+	reached, heads = map[int32]bool{}, map[int32]bool{}
+	onPath := map[int32]bool{}
 	var walk func(pc int32)
 	walk = func(pc int32) {
-		if pc >= f.Exit {
+		if pc == stop || pc >= f.Exit {
 			return
 		}
-		switch state[pc] {
-		case 1:
+		if onPath[pc] {
 			heads[pc] = true
 			return
-		case 2:
+		}
+		if reached[pc] {
 			return
 		}
-		state[pc] = 1
-		rt := f.blocks[pc].rt
-		switch rt.Kind {
+		reached[pc], onPath[pc] = true, true
+		switch rt := f.blocks[pc].rt; rt.Kind {
 		case runtime.TermJump, runtime.TermCall:
 			walk(rt.Succ)
 		case runtime.TermBranch:
 			walk(rt.Succ)
 			walk(rt.Alt)
 		}
-		state[pc] = 2
+		onPath[pc] = false
 	}
-	walk(0)
-	return heads
-}
-
-// reachable returns the blocks a call reaches from the function's entry, block 0, through
-// jumps, branches and calls' returns: a per-lane function leaves out the others, which Go
-// would find unreachable.
-func (f *fnGen) reachable() map[int32]bool {
-	reach := map[int32]bool{}
-	work := []int32{0}
-	for len(work) > 0 {
-		pc := work[len(work)-1]
-		work = work[:len(work)-1]
-		if pc >= f.Exit || reach[pc] {
-			continue
-		}
-		reach[pc] = true
-		switch t := f.blocks[pc].rt; t.Kind {
-		case runtime.TermJump, runtime.TermCall:
-			work = append(work, t.Succ)
-		case runtime.TermBranch:
-			work = append(work, t.Succ, t.Alt)
-		}
+	for _, pc := range starts {
+		walk(pc)
 	}
-	return reach
+	return reached, heads
 }

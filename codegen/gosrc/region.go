@@ -195,30 +195,7 @@ func (f *fnGen) regionFunc(j int, blocks []int, from []int) string {
 	}
 	// Only the targets of back edges of a depth-first walk from the branch count: every
 	// loop has one, so a lane that stays in the region passes one again and again.
-	back := map[int32]bool{}
-	state := map[int32]int{} // 1: on the walk's path, 2: done
-	var walk func(pc int32)
-	walk = func(pc int32) {
-		if pc == t.Reconv {
-			return
-		}
-		switch state[pc] {
-		case 1:
-			back[pc] = true
-			return
-		case 2:
-			return
-		}
-		state[pc] = 1
-		rt := f.blocks[pc].rt
-		walk(rt.Succ)
-		if rt.Kind == runtime.TermBranch {
-			walk(rt.Alt)
-		}
-		state[pc] = 2
-	}
-	walk(t.Succ)
-	walk(t.Alt)
+	_, back := f.walkBlocks(t.Reconv, t.Succ, t.Alt)
 	// park is where a lane stops after regionCap passes: it writes back what the runtime,
 	// going on at pc, may read besides what every lane writes back at the end.
 	type park struct {
