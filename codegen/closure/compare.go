@@ -136,6 +136,9 @@ func (e *emitter) setp() runtime.Instr {
 		c, cneg = e.pred(in.Args[2])
 	}
 	cond := intCompare(a, b, e.uniformArg(0), e.uniformArg(1), t, e.compare())
+	if cond != nil {
+		cond = e.stepCompare(t, a, b, cond)
+	}
 	if t == frontend.F32 || t == frontend.F64 {
 		cond = floatCompare(e.compare(), t, e.has(frontend.ModFtz), a, b)
 	}

@@ -20,6 +20,8 @@ type fnCompiler struct {
 	// (fuse.go); folded are those adds, which emit no code.
 	fused  map[*ssa.Instr]fusedAddr
 	folded map[*ssa.Instr]bool
+	// steps memoizes the lane steps of values (step.go).
+	steps map[*ssa.Value]laneStep
 	// laneConsts are the constant registers the per-lane form's code reads (lanefn.go).
 	laneConsts map[int]bool
 }
