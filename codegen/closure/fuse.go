@@ -23,6 +23,8 @@ type fusedAddr struct {
 	// (setFlag) and the later ones with the same index value and element size read it.
 	flag    int
 	setFlag bool
+	// step is how the index register's value changes from lane to lane, where known (step.go).
+	step laneStep
 }
 
 // fuseAddresses finds the adds to fold: for each global or shared scalar 4- or 8-byte ld/st
@@ -59,7 +61,7 @@ func (f *fnCompiler) fuseAddresses() {
 			if !f.invariant(x.Value) || y.Value.Reg.Type.Bits() != 64 || writtenBetween(b, add, i, y.Value.Reg) {
 				continue
 			}
-			fz := fusedAddr{sum: f.Regs[sum.Reg.ID], base: f.Regs[x.Value.Reg.ID], index: f.Regs[y.Value.Reg.ID], flag: -1}
+			fz := fusedAddr{sum: f.Regs[sum.Reg.ID], base: f.Regs[x.Value.Reg.ID], index: f.Regs[y.Value.Reg.ID], flag: -1, step: f.step(y.Value)}
 			key := indexUse{y.Value, size}
 			if slot, ok := flags[key]; ok {
 				fz.flag = slot
@@ -133,19 +135,20 @@ func writtenBetween(b *ssa.Block, def *ssa.Instr, i int, r *ssa.Reg) bool {
 	return false
 }
 
-// contiguousIndex is contiguous for the index register of a fused access, computed once per
-// block and index value (see fusedAddr.flag).
+// contiguousIndex is consecutive for the index register of a fused access, computed once per
+// block and index value (see fusedAddr.flag). The flag says so only where the first access
+// ran for a full warp, as a later one needs too.
 func contiguousIndex(w *runtime.Warp, fz *fusedAddr, I *[ws]uint64, m uint32, es int) bool {
 	switch {
 	case fz.flag < 0:
-		return contiguous(I, m, uint64(es))
+		return consecutive(w, I, m, uint64(es), &fz.step)
 	case fz.setFlag:
-		c := contiguous(I, ^uint32(0), uint64(es))
+		c := consecutive(w, I, m, uint64(es), &fz.step)
 		w.R[fz.flag*ws] = 0
 		if c {
 			w.R[fz.flag*ws] = 1
 		}
-		return c && m == ^uint32(0)
+		return c
 	}
 	return m == ^uint32(0) && w.R[fz.flag*ws] != 0
 }

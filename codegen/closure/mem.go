@@ -31,6 +31,8 @@ type address struct {
 	// store marks the address of a store, atomic or reduction, which may not write constant
 	// memory (see storeOperand).
 	store bool
+	// step is how the base register's value changes from lane to lane, where known (step.go).
+	step laneStep
 }
 
 // at returns lane l's address.
@@ -100,6 +102,7 @@ func (e *emitter) memOperandIn(a ssa.Arg, sp frontend.Space) *address {
 	case a.Value != nil:
 		ad.base = f.Regs[a.Value.Reg.ID]
 		ad.wide = a.Value.Reg.Type.Bits() == 64
+		ad.step = f.step(a.Value)
 		if sp == frontend.SpaceParam && f.Fn.Kind == frontend.Entry {
 			ad.access = func(w *runtime.Warp, addr uint64, n, lane int, loc string) []byte {
 				return w.KernelParamBytes(int64(addr), n, lane, loc)
@@ -270,7 +273,7 @@ func (e *emitter) load() runtime.Instr {
 		d := dst[0]
 		load := func(w *runtime.Warp, m uint32) {
 			A := regs(w, base)
-			if contiguous(A, m, uint64(es)) {
+			if consecutive(w, A, m, uint64(es), &ad.step) {
 				if b := run(w, A[0]+off, ws*es, es); b != nil {
 					loadRun(regs(w, d), b, es)
 					return
@@ -351,6 +354,15 @@ func contiguous(A *[ws]uint64, m uint32, es uint64) bool {
 		a += es
 	}
 	return diff == 0
+}
+
+// consecutive is contiguous for the addresses A of a register whose lane step st is known
+// where it is: when the register steps by es, lanes 0 and 31 decide, as step.go explains.
+func consecutive(w *runtime.Warp, A *[ws]uint64, m uint32, es uint64, st *laneStep) bool {
+	if !st.ok || st.stride != es {
+		return contiguous(A, m, es)
+	}
+	return !raceEnabled && m == ^uint32(0) && (w.TidLinear || !st.tid) && A[ws-1]-A[0] == (ws-1)*es
 }
 
 // globalRun is the runFn of global memory: the bytes when one allocation holds them.
@@ -497,7 +509,7 @@ func (e *emitter) store() runtime.Instr {
 		s := src[0]
 		store := func(w *runtime.Warp, m uint32) {
 			A := regs(w, base)
-			if (es == 4 || es == 8) && contiguous(A, m, uint64(es)) {
+			if (es == 4 || es == 8) && consecutive(w, A, m, uint64(es), &ad.step) {
 				if b := run(w, A[0]+off, ws*es, es); b != nil {
 					storeRun(b, regs(w, s), es)
 					return
