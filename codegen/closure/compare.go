@@ -145,6 +145,9 @@ func (e *emitter) setp() runtime.Instr {
 	if cond == nil {
 		cond = setLanes(p, a, b, test)
 	}
+	if bop == 0 && q < 0 {
+		return func(w *runtime.Warp, m uint32) { writePred(w, p, m, cond(w, m)) }
+	}
 	return func(w *runtime.Warp, m uint32) {
 		r := cond(w, m)
 		var cv uint32

@@ -32,6 +32,9 @@ func (f *fnCompiler) instr(in *ssa.Instr) []runtime.Instr {
 		}
 		return nil
 	}
+	if d, ok := e.uniformResult(); ok {
+		code = uniformLanes(code, d)
+	}
 	if fz, ok := f.fused[in]; ok && !e.fusedDone {
 		inner := code
 		code = func(w *runtime.Warp, m uint32) {

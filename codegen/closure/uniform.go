@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/ptx2go/ptx2go/frontend"
 	"github.com/ptx2go/ptx2go/runtime"
 	"github.com/ptx2go/ptx2go/ssa"
 )
@@ -104,5 +105,44 @@ func add64Uniform(d, a, b int) runtime.Instr {
 			l := first(m)
 			D[l] = A[l] + y
 		}
+	}
+}
+
+// uniformOps are the operations whose result uniformLanes computes once per warp where every
+// operand is warp-uniform: each lane's result depends on its operands alone.
+var uniformOps = map[frontend.Opcode]bool{
+	frontend.OpAdd: true, frontend.OpSub: true, frontend.OpMul: true, frontend.OpMad: true,
+	frontend.OpShl: true, frontend.OpShr: true, frontend.OpAnd: true, frontend.OpOr: true,
+	frontend.OpXor: true, frontend.OpMin: true, frontend.OpMax: true, frontend.OpCvt: true,
+}
+
+// uniformResult returns the register slot of the instruction's one result where every lane
+// of the warp computes it from the same operands: an operation of uniformOps, without a carry,
+// writing one non-predicate register, all of whose operands uniformArg accepts.
+func (e *emitter) uniformResult() (int, bool) {
+	in := e.in
+	if !uniformOps[in.Op] || e.has(frontend.ModCc) || len(in.Dsts) != 1 || len(in.Defs) != 1 || in.Dsts[0].Kind != ssa.ArgValue {
+		return 0, false
+	}
+	if in.Dsts[0].Value.Reg.Type == frontend.Pred || len(in.Args) == 0 {
+		return 0, false
+	}
+	for i := range in.Args {
+		if !e.uniformArg(i) {
+			return 0, false
+		}
+	}
+	return e.f.Regs[in.Dsts[0].Value.Reg.ID], true
+}
+
+// uniformLanes runs code, an instruction whose active lanes compute the same result in
+// register d, for the first active lane alone, and copies that lane's result to the others.
+//
+//go:noinline
+func uniformLanes(code runtime.Instr, d int) runtime.Instr {
+	return func(w *runtime.Warp, m uint32) {
+		l := first(m)
+		code(w, 1<<l)
+		broadcast(regs(w, d), m, w.R[d*ws+l])
 	}
 }
