@@ -267,11 +267,11 @@ func (w *Warp) switchPath() bool {
 	return true
 }
 
-// sameEnd reports whether two entries of the current function end at the same place: the
-// same reconvergence point, or the function's exit, which a base entry (reconv -1) and a path
-// that left it (switchPath) both wait for.
-func (w *Warp) sameEnd(a, b *simtEntry) bool {
-	atExit := func(e *simtEntry) bool { return e.reconv < 0 || e.reconv == w.Fn.Exit }
+// sameEnd reports whether two entries of one activation of a function whose exit is block
+// exit end at the same place: the same reconvergence point, or the function's exit, which a
+// base entry (reconv -1) and a path that left it (switchPath) both wait for.
+func sameEnd(a, b *simtEntry, exit int32) bool {
+	atExit := func(e *simtEntry) bool { return e.reconv < 0 || e.reconv == exit }
 	return a.reconv == b.reconv || atExit(a) && atExit(b)
 }
 
@@ -350,8 +350,11 @@ func (w *Warp) warpSync(ws *WarpSync, m uint32) {
 }
 
 // releaseSyncs lets the waiting groups whose named lanes have all arrived (or exited) go on.
-// Lanes of a joint instruction that wait at the same place for the same reconvergence point
-// merge into one entry, so they run it together.
+// Lanes of a joint instruction that wait at the same place of the same function activation
+// for the same reconvergence point merge into one entry, so they run it together. The release
+// may come from lanes running in a callee (one that exits there, say) while the groups wait
+// in a caller: each activation's entries merge among themselves, against its own function's
+// exit.
 func (w *Warp) releaseSyncs() {
 	var arrived uint32
 	for _, s := range w.syncs {
@@ -378,21 +381,23 @@ func (w *Warp) releaseSyncs() {
 		}
 	}
 	w.syncs = kept
-	base := 0
-	if k := len(w.calls); k > 0 {
-		base = w.calls[k-1].base
-	}
-	top := -1
+	// act is the activation that stack entry i belongs to (0: the kernel's, k: that of the
+	// call w.calls[k-1]), fn its function, and top the entry the activation's lanes merge into.
+	act, fn, top := len(w.calls), w.Fn, -1
 	for i := len(w.stack) - 1; i >= 0; i-- {
+		for act > 0 && i < w.calls[act-1].base {
+			act--
+			fn, top = w.calls[act].fn, -1
+		}
 		e := &w.stack[i]
 		if e.pc != syncWaitPC || e.mask&free == 0 {
 			continue
 		}
 		e.pc = e.resume
-		if !joint || i < base {
+		if !joint {
 			continue
 		}
-		if top < 0 || w.stack[top].pc != e.pc || !w.sameEnd(&w.stack[top], e) {
+		if top < 0 || w.stack[top].pc != e.pc || !sameEnd(&w.stack[top], e, fn.Exit) {
 			top = i
 			continue
 		}
