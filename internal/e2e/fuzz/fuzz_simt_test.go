@@ -136,10 +136,6 @@ type simtFn struct {
 	// does not touch global memory; pure says it may still call pure functions.
 	noMem bool
 	pure  bool
-	// divergentBarriers says a barrier loop whose trip count differs per warp or thread has
-	// run: lanes of a warp that waited at its barriers on different paths need not be
-	// converged after it, so no warpCall (a vote.sync over all lanes) follows.
-	divergentBarriers bool
 }
 
 func (g *simtGen) newLabel(prefix string) string {
@@ -660,15 +656,14 @@ func (f *simtFn) pureCall(guard string, c int, d, a, b string) {
 	f.emit("}")
 }
 
-// warpCall calls a warp function from a divergent branch, at a point of the kernel where the
-// warp is converged: the callee's membermask is the ballot of the branch's predicate, the
-// lanes that call. Half the time the call is guarded instead of branched around.
+// warpCall calls a warp function from a divergent branch, at a point of the kernel that every
+// lane of the warp reaches (after a barrier loop whose trip count differs per thread, on paths
+// of their own, which the ballot waits for): the callee's membermask is the ballot of the
+// branch's predicate, the lanes that call. Half the time the call is guarded instead of
+// branched around.
 func (f *simtFn) warpCall() {
 	g := f.g
 	r := g.r
-	if f.divergentBarriers {
-		return
-	}
 	var cands []int
 	for i := range g.nfuncs {
 		if g.kind[i] == simtWarpFn && f.cost+f.mult*g.cost[i] <= f.limit {
@@ -1191,7 +1186,6 @@ func (f *simtFn) syncLoop() {
 		}
 	}, uniform)
 	if !uniform {
-		f.divergentBarriers = true
 		f.barrierLoop(pad, op, func() {
 			f.block(r.IntN(2))
 			f.barrierStep(op)
