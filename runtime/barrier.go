@@ -71,14 +71,16 @@ func (w *Warp) runConverged() (stop straightStop, id uint64, pc int32) {
 		return stopElsewhere, 0, 0
 	}
 	// The code may have pushed and popped entries (DivergeInline), moving the stack.
-	e = &w.stack[len(w.stack)-1]
-	if len(w.stack) == 1 && len(w.calls) == 0 && e.mask == w.Active() {
+	if len(w.stack) == 1 && len(w.calls) == 0 && w.stack[0].mask == w.Active() {
+		e = &w.stack[0]
 		switch end := w.CTA.ends[pc]; {
 		case end >= 0:
 			e.pc = fn.Blocks[pc].Term.Succ
 			return stopBarrier, uint64(end), pc
 		case end == endsAtRet:
-			w.returnFromCall() // the warp's threads end at the kernel's ret
+			// The warp's threads end at the kernel's ret: returnFromCall without calls.
+			w.stack = w.stack[:0]
+			w.Exited |= e.mask
 			return stopDone, 0, 0
 		case end == endsAtBarrierIn:
 			t := &fn.Blocks[pc].Term
@@ -88,6 +90,7 @@ func (w *Warp) runConverged() (stop straightStop, id uint64, pc int32) {
 			}
 		}
 	}
+	e = &w.stack[len(w.stack)-1]
 	e.pc, e.atTerm = pc, true
 	return stopElsewhere, 0, 0
 }

@@ -111,9 +111,12 @@ func (c *CTA) run(id uint64) {
 		c.bars[i] = barrier{waiting: c.bars[i].waiting[:0]} // keep the lists' memory
 	}
 	c.used = 0
+	kernel, localBase, slice := c.L.Kernel, c.L.Mod.LocalSize, c.L.firstSlice()
 	for _, w := range c.Warps {
-		clear(w.Local)
-		w.start(c.L.Kernel)
+		if len(w.Local) > 0 {
+			clear(w.Local)
+		}
+		w.start(kernel, localBase, slice)
 	}
 	if c.chk != nil {
 		c.chk.start(id)
@@ -122,7 +125,11 @@ func (c *CTA) run(id uint64) {
 	for {
 		from, yielded := 0, false
 		if straight && c.used == 0 {
-			from, yielded = c.lockstep()
+			// A pass that reaches the last warp with no barrier arrival recorded and no time
+			// slice used up leaves every warp finished: nothing is left to release or run.
+			if from, yielded = c.lockstep(); from == len(c.Warps) && !yielded && c.used == 0 {
+				return
+			}
 		}
 		for _, w := range c.Warps[from:] {
 			if w.waiting || len(w.stack) == 0 || straight && w.runStraight() {

@@ -24,15 +24,17 @@ const (
 const timeSlice = 4096
 
 // start prepares the warp to run fn from its first block with every existing lane active.
-func (w *Warp) start(fn *Func) {
+// localBase is the module's .local size and slice the first time slice (CTA.run works both
+// out once for all the CTA's warps).
+func (w *Warp) start(fn *Func, localBase, slice int) {
 	w.stack = w.stack[:0]
 	w.calls = w.calls[:0]
 	w.inlineCalls = 0 // a fault may have ended a launch inside calls
 	w.Exited = 0
-	w.LocalBase = w.CTA.L.Mod.LocalSize
+	w.LocalBase = localBase
 	w.waiting, w.straightBar = false, 0
 	w.ran = 0
-	w.setSlice(timeSlice)
+	w.budget, w.sliceLen = slice, slice
 	w.progress = progressCheck{}
 	if f := w.frame; f != nil {
 		if f.fn == fn {

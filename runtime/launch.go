@@ -475,3 +475,12 @@ func (w *Warp) addrFault(kind FaultKind, loc string, lane int, space string, add
 }
 
 func popcount(m uint32) int { return bits.OnesCount32(m) }
+
+// firstSlice is the time slice a warp starts a CTA with, as setSlice(timeSlice) gives a warp
+// that has run no blocks yet: CTA.run works it out once for all its warps.
+func (l *launch) firstSlice() int {
+	if l.maxBlocks > 0 && l.maxBlocks < timeSlice {
+		return int(l.maxBlocks)
+	}
+	return timeSlice
+}
