@@ -76,7 +76,8 @@ func sentinels(n int) []uint32 {
 // CTAs run in lockstep passes where they can (runtime/barrier.go) and fall back to CTA.run's
 // general loop where they cannot (a barrier with a thread count, bar.arrive, bar.red, a
 // barrier in divergent code, warps at different barriers, lanes that returned early, a time
-// slice ending inside a region, a fault); with statistics they always run the general loop.
+// slice ending inside a region, a fault), and a CTA whose last warp finishes there or in the
+// general loop (tail); with statistics they always run the general loop.
 // Each launch must leave the same memory and the same fault (kind, line, CTA, thread and
 // detail) on both engines and with and without statistics, the same statistics on both
 // engines, and the results plain Go computes.
@@ -99,6 +100,18 @@ func TestLockstepBarriers(t *testing.T) {
 					bufs[1][c*256+tid] = uint32(c*1000 + (tid+1)%live)
 				}
 				bufs[0][c] = sum
+			}
+		}
+	}
+	tail := func(live, iters int) func([][]uint32) {
+		return func(bufs [][]uint32) {
+			bufs[0] = sentinels(128)
+			for tid := range live {
+				x := uint32(3 * tid)
+				for i := 0; tid >= 96 && i < iters; i++ {
+					x = x*5 + uint32(i)
+				}
+				bufs[0][tid] = x
 			}
 		}
 	}
@@ -140,6 +153,11 @@ func TestLockstepBarriers(t *testing.T) {
 			}},
 		{name: "slice/budget", kernel: "slice", grid: 2, block: 96, bufs: []int{96}, args: []any{uint32(5000)}, maxBlocks: 3000, fault: runtime.FaultBudget},
 		{name: "oob", kernel: "oob", grid: 2, block: 128, bufs: []int{80}, args: []any{uint32(80)}, fault: runtime.FaultOutOfBounds},
+		{name: "tail/lockstep", kernel: "tail", grid: 3, block: 128, bufs: []int{128}, args: []any{uint32(128), uint32(7)}, want: tail(128, 7)},
+		{name: "tail/lanes_returned", kernel: "tail", grid: 3, block: 128, bufs: []int{128}, args: []any{uint32(100), uint32(7)}, want: tail(100, 7)},
+		{name: "tail/warps_returned", kernel: "tail", grid: 3, block: 128, bufs: []int{128}, args: []any{uint32(64), uint32(7)}, want: tail(64, 7)},
+		{name: "tail/slice", kernel: "tail", grid: 3, block: 128, bufs: []int{128}, args: []any{uint32(128), uint32(5000)}, want: tail(128, 5000)},
+		{name: "tail/budget", kernel: "tail", grid: 3, block: 128, bufs: []int{128}, args: []any{uint32(128), uint32(5000)}, maxBlocks: 3000, fault: runtime.FaultBudget},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
