@@ -21,38 +21,69 @@ import (
 // Both back ends may run such calls per lane; kernels never qualify.
 func LaneFuncs(p *ssa.Program) map[*ssa.Function]bool {
 	ok := map[*ssa.Function]bool{}
-	for _, fn := range p.Funcs {
-		if laneFuncBody(fn) {
+	for fn, local := range LaneFuncsLocal(p) {
+		if !local {
 			ok[fn] = true
-		}
-	}
-	// A function qualifies only if every function it calls does: drop callers of dropped
-	// functions until nothing changes.
-	for changed := true; changed; {
-		changed = false
-		for fn := range ok {
-			for _, b := range fn.Blocks {
-				if c := b.Term.Call; c != nil && !ok[c.Direct] {
-					delete(ok, fn)
-					changed = true
-					break
-				}
-			}
 		}
 	}
 	return ok
 }
 
-// laneFuncBody reports whether fn's own body qualifies for LaneFuncs, its callees aside: a
-// device function with a body, no variables but .param ones, terminators that are jumps,
-// branches, ret or direct unguarded calls, and instructions that laneFuncInstr accepts.
-func laneFuncBody(fn *ssa.Function) bool {
+// LaneFuncsLocal returns LaneFuncs' functions and those that qualify once loads and stores
+// through an address into the lane's own local memory count as the lane's own too
+// (laneLocalAccess), each with true where it, or a function it can call, makes such an
+// access. A lane's local memory is private: no other lane or warp can address it, so its
+// accesses commute with the other lanes' calls. But a per-lane run cannot tell from the code
+// that an address is the lane's (a generic one may be global or shared; a local one may be out
+// of bounds or misaligned), and a faulting lane would fault in another order than the SIMT
+// stack's lockstep: a back end that runs the true ones per lane must check every such address
+// as the SIMT path does, and where one fails leave the call to the SIMT path with local memory
+// as it was before the call.
+func LaneFuncsLocal(p *ssa.Program) map[*ssa.Function]bool {
+	local := map[*ssa.Function]bool{}
+	for _, fn := range p.Funcs {
+		if ok, l := laneFuncBody(fn); ok {
+			local[fn] = l
+		}
+	}
+	// A function qualifies only if every function it calls does, and touches local memory if
+	// one of them does: drop callers of dropped functions, and mark callers of marked ones,
+	// until nothing changes.
+	for changed := true; changed; {
+		changed = false
+		for fn := range local {
+			for _, b := range fn.Blocks {
+				c := b.Term.Call
+				if c == nil {
+					continue
+				}
+				l, ok := local[c.Direct]
+				if !ok {
+					delete(local, fn)
+					changed = true
+					break
+				}
+				if l && !local[fn] {
+					local[fn] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return local
+}
+
+// laneFuncBody reports whether fn's own body qualifies for LaneFuncsLocal, its callees
+// aside: a device function with a body, no variables but .param ones, terminators that are
+// jumps, branches, ret or direct unguarded calls, and instructions that laneFuncInstr or
+// laneLocalAccess accepts; and whether some are laneLocalAccess ones.
+func laneFuncBody(fn *ssa.Function) (ok, local bool) {
 	if fn.Kind != frontend.Func || fn.Decl || fn.Noreturn || len(fn.Blocks) == 0 {
-		return false
+		return false, false
 	}
 	for _, v := range fn.Vars {
 		if v.Space != frontend.SpaceParam {
-			return false
+			return false, false
 		}
 	}
 	for _, b := range fn.Blocks {
@@ -61,18 +92,55 @@ func laneFuncBody(fn *ssa.Function) bool {
 		case ssa.TermCall:
 			c := t.Call
 			if c.Direct == nil || c.Direct.Decl || c.Guard != nil || c.Target != nil {
-				return false
+				return false, false
 			}
 		default:
-			return false
+			return false, false
 		}
 		for _, in := range b.Instrs {
-			if !laneFuncInstr(in) {
-				return false
+			switch {
+			case laneFuncInstr(in):
+			case laneLocalAccess(in):
+				local = true
+			default:
+				return false, false
 			}
 		}
 	}
-	return true
+	return true, local
+}
+
+// laneLocalAccess reports whether an instruction is an ld or st that may address the lane's
+// own local memory: of the .local or the generic space, through a register (a pointer) or a
+// module's .local variable, of scalars or vectors of up to four elements of at most 64 bits
+// in registers or immediates.
+func laneLocalAccess(in *ssa.Instr) bool {
+	if in.Op != frontend.OpLd && in.Op != frontend.OpSt {
+		return false
+	}
+	if sp := InstrSpace(in); sp != frontend.SpaceLocal && sp != frontend.SpaceNone {
+		return false
+	}
+	if t := InstrType(in); t == frontend.Pred || t.Bits() == 0 || t.Bits() > 64 {
+		return false
+	}
+	addrs := 0
+	for _, as := range [][]ssa.Arg{in.Args, in.Dsts} {
+		for _, a := range as {
+			switch a.Kind {
+			case ssa.ArgAddr:
+				addrs++
+				if a.Value == nil && (a.Var == nil || a.Var.Space != frontend.SpaceLocal) {
+					return false
+				}
+			case ssa.ArgVector:
+				if len(a.Elems) > 4 {
+					return false
+				}
+			}
+		}
+	}
+	return addrs == 1
 }
 
 // laneFuncInstr reports whether an instruction of a LaneFuncs function only acts on its

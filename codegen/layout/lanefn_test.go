@@ -11,9 +11,11 @@ import (
 	"github.com/ptx2go/ptx2go/ssa"
 )
 
-// laneFnPTX has one function of each kind LaneFuncs tells apart: a recursive one and one
-// calling it (which qualify), and ones with a store, a shuffle, a clock read, a .local
-// variable, or a call to such a function (which do not).
+// laneFnPTX has one function of each kind LaneFuncs and LaneFuncsLocal tell apart: a
+// recursive one and one calling it (which qualify), ones with a global store, a shuffle, a
+// clock read, a .local variable, or a call to such a function (which do not), and ones that
+// load and store local memory through a pointer, by ld/st.local or generic ld/st, or call
+// such a function (which only LaneFuncsLocal accepts, marked local).
 const laneFnPTX = `
 .version 7.5
 .target sm_80
@@ -98,6 +100,41 @@ DONE:
 	st.param.b32 [r], %r2;
 	ret;
 }
+.func (.param .b32 r) viaLocal(.param .b64 a)
+{
+	.reg .b32 %r<3>;
+	.reg .b64 %rd<3>;
+	ld.param.b64 %rd1, [a];
+	cvta.to.local.u64 %rd2, %rd1;
+	ld.local.v2.u32 {%r1, %r2}, [%rd2];
+	st.local.v2.u32 [%rd2], {%r2, %r1};
+	st.param.b32 [r], %r1;
+	ret;
+}
+.func viaGeneric(.param .b64 a)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.b64 %rd1, [a];
+	ld.u32 %r1, [%rd1];
+	st.u32 [%rd1+4], %r1;
+	ret;
+}
+.func (.param .b32 r) callsViaLocal(.param .b64 a)
+{
+	.reg .b32 %r<2>;
+	.reg .b64 %rd<2>;
+	ld.param.b64 %rd1, [a];
+	{
+		.param .b64 x;
+		.param .b32 y;
+		st.param.b64 [x], %rd1;
+		call.uni (y), viaLocal, (x);
+		ld.param.b32 %r1, [y];
+	}
+	st.param.b32 [r], %r1;
+	ret;
+}
 .visible .entry k()
 {
 	ret;
@@ -125,4 +162,18 @@ func TestLaneFuncs(t *testing.T) {
 	src, err := os.ReadFile("../../testdata/ptx/recursion.ptx")
 	require.NoError(t, err)
 	require.Equal(t, []string{"_Z3fibi", "_Z10tree_depthj", "_Z3gcdjj"}, laneFuncNames(t, "recursion.ptx", src))
+}
+
+// TestLaneFuncsLocal checks that LaneFuncsLocal adds to LaneFuncs' functions, marked false,
+// the functions that reach local memory through a pointer and their callers, marked true.
+func TestLaneFuncsLocal(t *testing.T) {
+	fm, err := frontend.Parse("lanefn.ptx", []byte(laneFnPTX))
+	require.NoError(t, err)
+	prog, err := ssa.Build(fm)
+	require.NoError(t, err)
+	got := map[string]bool{}
+	for fn, local := range layout.LaneFuncsLocal(prog) {
+		got[fn.Name] = local
+	}
+	require.Equal(t, map[string]bool{"rec": false, "caller": false, "viaLocal": true, "viaGeneric": true, "callsViaLocal": true}, got)
 }
