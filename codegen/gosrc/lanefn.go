@@ -11,27 +11,30 @@ import (
 )
 
 // Per-lane functions. A device function whose calls cannot let a lane see anything but its
-// own registers and .param variables (layout.LaneFuncs: arithmetic, its own parameters and
-// results, calls to other such functions) also gets a second Go function, a runtime.LaneFunc,
-// that runs one lane's whole call: its registers and predicates in Go locals, its blocks
-// joined by goto as in a per-lane region (region.go), its .param area a byte slice of the
-// lane's own, and its calls to per-lane functions Go calls, so recursion is Go recursion.
-// Every call site of the function then goes through runtime.Warp.CallLanes, which runs the
-// call lane after lane where the launch allows it and falls back to the SIMT path
-// (CallInline) otherwise: with statistics or the sanitizer, past the call depth (the stack
-// overflow fault), or for a lane still running after runtime.LaneSteps loop iterations and
-// calls (see runtime/lanecall.go). A module generated with check hooks gets no per-lane
-// functions.
+// own registers, .param variables and local memory (layout.LaneFuncsLocal: arithmetic, its own
+// parameters and results, loads and stores through pointers into its lane's local memory,
+// calls to other such functions) also gets a second Go function, a runtime.LaneFunc, that
+// runs one lane's whole call: its registers and predicates in Go locals, its blocks joined by
+// goto as in a per-lane region (region.go), its .param area a byte slice of the lane's own,
+// its local accesses checked and made directly (lanelocal.go), and its calls to per-lane
+// functions Go calls, so recursion is Go recursion; and a runtime.LaneLoop that runs a call
+// site's call with it for each lane. Every call site of the function then goes through
+// runtime.Warp.CallLanes, which runs the call lane after lane where the launch allows it and
+// falls back to the SIMT path (CallInline) otherwise: with statistics or the sanitizer, past
+// the call depth (the stack overflow fault), for a lane still running after
+// runtime.LaneSteps loop iterations and calls, or at an address that is not the lane's local
+// memory or would fault (see runtime/lanecall.go and runtime/lanelocal.go). A module
+// generated with check hooks gets no per-lane functions.
 
 // laneFuncs generates the per-lane function of every function that qualifies, is called
-// directly and whose code this back end can generate per lane, and records their names in g.laneFns for the call
-// sites (run.go). A function whose code it cannot generate is dropped, and with it every
-// function calling it.
+// directly and whose code this back end can generate per lane, with its loop over a call's
+// lanes (laneLoop), whose names it records in g.laneFns for the call sites (run.go). A
+// function whose code it cannot generate is dropped, and with it every function calling it.
 func (g *gen) laneFuncs() {
 	if g.check {
 		return
 	}
-	ok := layout.LaneFuncs(g.prog)
+	ok := layout.LaneFuncsLocal(g.prog)
 	// Only direct calls use them: a function only called through a pointer gets none.
 	called := map[*ssa.Function]bool{}
 	for _, fn := range g.prog.Funcs {
@@ -43,7 +46,7 @@ func (g *gen) laneFuncs() {
 	}
 	names := map[*ssa.Function]string{}
 	for _, f := range g.fnList {
-		if ok[f.Fn] && called[f.Fn] && inParamArea(f.RF.Params) && inParamArea(f.RF.Results) {
+		if _, lane := ok[f.Fn]; lane && called[f.Fn] && inParamArea(f.RF.Params) && inParamArea(f.RF.Results) {
 			names[f.Fn] = g.names.unique(f.ident[:len(f.ident)-len("Func")] + "Lane")
 		}
 	}
@@ -62,7 +65,13 @@ func (g *gen) laneFuncs() {
 			decls = append(decls, d)
 		}
 		if failed == nil {
-			g.laneFns = names
+			g.laneFns = map[*ssa.Function]string{}
+			for _, f := range g.fnList {
+				if names[f.Fn] != "" {
+					g.laneFns[f.Fn] = g.names.unique(names[f.Fn] + "s")
+					decls = append(decls, f.laneLoop(g.laneFns[f.Fn], names[f.Fn], ok[f.Fn]))
+				}
+			}
 			g.decls = append(g.decls, decls...)
 			return
 		}
@@ -105,7 +114,7 @@ func inParamArea(slots []runtime.Slot) bool {
 func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 	e := &blockEmit{f: f, regs: map[int]bool{}, imms: map[uint64]string{}, uni: map[int]string{}, local: map[*ssa.Instr]bool{},
 		read: map[string]bool{}, lane: true, written: map[int]bool{}}
-	preds, tids := map[int]bool{}, map[int]bool{}
+	preds, tids, ends := map[int]bool{}, map[int]bool{}, map[int]bool{}
 	errs, nwin := len(f.g.errs), f.g.nwin
 	fail := func() jen.Code {
 		f.g.errs, f.g.nwin = f.g.errs[:errs], nwin
@@ -142,7 +151,10 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 			e.seg = newSegment(&f.g.nwin)
 			for _, in := range b.instrs {
 				if (in.Op == frontend.OpLd || in.Op == frontend.OpSt) && !e.laneParamOK(in) {
-					return fail()
+					if !e.laneLocal(in, ends) {
+						return fail()
+					}
+					continue
 				}
 				// Each lane has its own .param area: its accesses need not end the loop.
 				e.seg.mem = segNoMem
@@ -188,6 +200,7 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 		jen.Id("pmp").Op(":=").Qual(rtPath, "MemPtr").Call(jen.Id("pa")),
 		jen.Const().Id("pmStride").Op("=").Uint64().Call(jen.Lit(0)),
 		jen.Id("_").Op("=").Id("pmp"))
+	code = append(code, laneLocalPre(ends)...)
 	code = append(code, e.top...)
 	consts := map[int]uint64{}
 	for _, c := range f.Consts() {
@@ -217,10 +230,73 @@ func (f *fnGen) laneFunc(names map[*ssa.Function]string) jen.Code {
 	name := names[f.Fn]
 	return jen.Comment(fmt.Sprintf("%s runs a call of %s %s for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with", name, kindName(f.Fn), f.Fn.Name)).Line().
 		Comment(fmt.Sprintf("the lane's .param area (%d bytes), with the arguments and, on return, the results, and its callees' areas follow;", f.RF.ParamSize)).Line().
-		Comment("calls is how many calls it may still nest;").Line().
+		Comment("u is the lane's local memory; calls is how many calls it may still nest;").Line().
 		Comment("it returns steps plus its loop-head passes and calls, and false where it gave up.").Line().
-		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("l").Int(), jen.Id("pa").Index().Byte(), jen.List(jen.Id("calls"), jen.Id("steps")).Int()).
+		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("l").Int(), jen.Id("pa").Index().Byte(), jen.Id("u").Op("*").Qual(rtPath, "LaneLocal"), jen.List(jen.Id("calls"), jen.Id("steps")).Int()).
 		Params(jen.Int(), jen.Bool()).Block(code...)
+}
+
+// laneLoop is the runtime.LaneLoop named name of f, whose per-lane function is lane: for each
+// lane, the callee's .param area at the start of pa zeroed, the arguments copied in, the
+// lane's local memory chosen where the function reaches it (local), the call, and the results
+// copied out. An argument or result of 4 or 8 bytes that the call site keeps in a .param
+// variable of the same size is one move; any other goes through runtime.Warp.LaneArg or
+// LaneResult.
+func (f *fnGen) laneLoop(name, lane string, local bool) jen.Code {
+	size := f.RF.ParamSize
+	var pre, each []jen.Code
+	frame := []jen.Code{jen.Id("fp").Op(":=").Id("w").Dot("Param"), jen.Id("fs").Op(":=").Id("w").Dot("Fn").Dot("ParamSize")}
+	if size > 0 {
+		each = append(each, jen.Op("*").Parens(jen.Op("*").Index(jen.Lit(size)).Byte()).Parens(jen.Id("pa")).Op("=").Index(jen.Lit(size)).Byte().Values())
+	}
+	// move is the copy of the call site's slot x (an argument or a result) to or from the
+	// callee's slot c: fast, the one move, where the call site's slot allows it, else slow.
+	move := func(x string, c runtime.Slot, fast func(frame jen.Code) jen.Code, slow jen.Code) jen.Code {
+		if c.Size != 4 && c.Size != 8 {
+			return slow
+		}
+		pre, frame = append(pre, frame...), nil
+		pre = append(pre,
+			jen.Id(x+"o").Op(":=").Id(x).Dot("ParamOff"),
+			jen.Id(x+"f").Op(":=").Id(x).Dot("Reg").Op("<").Lit(0).Op("&&").Id(x).Dot("Size").Op("==").Lit(c.Size))
+		frame := jen.Id("fp").Index(jen.Id("l").Op("*").Id("fs").Op("+").Id(x+"o"), jen.Empty())
+		return jen.If(jen.Id(x + "f")).Block(fast(frame)).Else().Block(slow)
+	}
+	for i, d := range f.RF.Params {
+		a := fmt.Sprintf("a%d", i)
+		pre = append(pre, jen.Id(a).Op(":=").Op("&").Id("cs").Dot("Args").Index(jen.Lit(i)))
+		area := jen.Id("pa").Index(jen.Lit(d.ParamOff), jen.Lit(d.ParamOff+d.Size))
+		each = append(each, move(a, d,
+			func(frame jen.Code) jen.Code {
+				return storeLE(jen.Id("pa"), jen.Lit(d.ParamOff), d.Size, loadLE(frame, jen.Lit(0), d.Size))
+			},
+			jen.Id("w").Dot("LaneArg").Call(jen.Id(a), jen.Id("l"), area)))
+	}
+	if local {
+		each = append(each, jen.Id("u").Dot("SetLane").Call(jen.Id("w"), jen.Id("l")))
+	}
+	each = append(each,
+		jen.List(jen.Id("n"), jen.Id("ok")).Op(":=").Id(lane).Call(jen.Id("w"), jen.Id("l"), jen.Id("pa"), jen.Id("u"), jen.Id("calls"), jen.Lit(0)),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Lit(0), jen.False())),
+		jen.Id("most").Op("=").Max(jen.Id("most"), jen.Id("n")))
+	for i, s := range f.RF.Results {
+		r := fmt.Sprintf("r%d", i)
+		pre = append(pre, jen.Id(r).Op(":=").Op("&").Id("cs").Dot("Results").Index(jen.Lit(i)))
+		area := jen.Id("pa").Index(jen.Lit(s.ParamOff), jen.Lit(s.ParamOff+s.Size))
+		each = append(each, move(r, s,
+			func(frame jen.Code) jen.Code {
+				return storeLE(frame, jen.Lit(0), s.Size, loadLE(jen.Id("pa"), jen.Lit(s.ParamOff), s.Size))
+			},
+			jen.Id("w").Dot("LaneResult").Call(jen.Id(r), jen.Id("l"), area)))
+	}
+	body := append(pre,
+		jen.Id("most").Op(":=").Lit(0),
+		jen.For(jen.Id("mm").Op(":=").Id("m"), jen.Id("mm").Op("!=").Lit(0), jen.Id("mm").Op("&=").Id("mm").Op("-").Lit(1)).Block(
+			append([]jen.Code{jen.Id("l").Op(":=").Qual("math/bits", "TrailingZeros32").Call(jen.Id("mm")).Op("&").Lit(runtime.WarpSize - 1)}, each...)...),
+		jen.Return(jen.Id("most"), jen.True()))
+	return jen.Comment(fmt.Sprintf("%s runs a call of %s %s for each lane of m with %s (runtime.LaneLoop, codegen/gosrc/lanefn.go).", name, kindName(f.Fn), f.Fn.Name, lane)).Line().
+		Func().Id(name).Params(jen.Id("w").Op("*").Qual(rtPath, "Warp"), jen.Id("cs").Op("*").Qual(rtPath, "CallSite"), jen.Id("m").Uint32(), jen.Id("pa").Index().Byte(), jen.Id("u").Op("*").Qual(rtPath, "LaneLocal"), jen.Id("calls").Int()).
+		Params(jen.Int(), jen.Bool()).Block(body...)
 }
 
 // laneParamOK reports whether a load or store runs in a per-lane function: an unguarded
@@ -269,7 +345,7 @@ func (f *fnGen) laneCall(e *blockEmit, cs *runtime.CallSite, names map[*ssa.Func
 	code = append(code,
 		step,
 		jen.Var().Id("ok").Bool(),
-		jen.If(jen.List(jen.Id("steps"), jen.Id("ok")).Op("=").Id(name).Call(jen.Id("w"), jen.Id("l"), jen.Id("ca"), jen.Id("calls").Op("-").Lit(1), jen.Id("steps")), jen.Op("!").Id("ok")).Block(
+		jen.If(jen.List(jen.Id("steps"), jen.Id("ok")).Op("=").Id(name).Call(jen.Id("w"), jen.Id("l"), jen.Id("ca"), jen.Id("u"), jen.Id("calls").Op("-").Lit(1), jen.Id("steps")), jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Id("steps"), jen.False())))
 	for i, d := range cs.Results {
 		s := callee.RF.Results[i]

@@ -9,11 +9,12 @@ import (
 )
 
 // TestLaneFuncsGenerated checks which functions get a per-lane function (lanefn.go): those
-// of lane_calls.ptx that only compute and call each other (steps and next, depth, count),
-// not the one with a shuffle nor the one with a store; none with check hooks; and none for
+// of lane_calls.ptx that only compute and call each other (steps and next, depth, count) or
+// also reach their lane's local memory through a pointer (advance, bump, store_each), not the
+// one with a shuffle nor the one with a global store; none with check hooks; and none for
 // functions only called through a pointer (funcptr.ptx), which no call site would use.
 func TestLaneFuncsGenerated(t *testing.T) {
-	laneFn := regexp.MustCompile(`(?m)^func (\w+Lane)\(w \*runtime\.Warp, l int, pa \[\]byte, calls, steps int\) \(int, bool\)`)
+	laneFn := regexp.MustCompile(`(?m)^func (\w+Lane)\(w \*runtime\.Warp, l int, pa \[\]byte, u \*runtime\.LaneLocal, calls, steps int\) \(int, bool\)`)
 	lanes := func(path string, opts gosrc.Options) []string {
 		out, err := gosrc.Generate(build(t, path), opts)
 		if err != nil {
@@ -27,7 +28,7 @@ func TestLaneFuncsGenerated(t *testing.T) {
 		return names
 	}
 	const calls = "../../testdata/ptx/hand/lane_calls.ptx"
-	if got, want := lanes(calls, gosrc.Options{}), []string{"countLane", "depthLane", "nextLane", "stepsLane"}; !slices.Equal(got, want) {
+	if got, want := lanes(calls, gosrc.Options{}), []string{"advanceLane", "bumpLane", "countLane", "depthLane", "nextLane", "stepsLane", "storeEachLane"}; !slices.Equal(got, want) {
 		t.Errorf("lane_calls.ptx: per-lane functions %v, want %v", got, want)
 	}
 	if got := lanes(calls, gosrc.Options{Check: true}); len(got) > 0 {
