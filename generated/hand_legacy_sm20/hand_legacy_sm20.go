@@ -786,7 +786,7 @@ block1:
 block2:
 	{
 		// b1 ($LDWbegin_legacy_sm20), PTX line 42
-		if pc, budget = w.CallLanes(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget, scaleLane); pc != 9 {
+		if pc, budget = w.CallLanes(pc, &legacySm20Func.Blocks[2].Term, m, stop, budget, scaleLanes); pc != 9 {
 			return pc, budget
 		}
 		goto block9
@@ -1878,9 +1878,9 @@ func legacySm20Block14(w *runtime.Warp, m uint32, budget int) {
 
 // scaleLane runs a call of function scale for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
 // the lane's .param area (8 bytes), with the arguments and, on return, the results, and its callees' areas follow;
-// calls is how many calls it may still nest;
+// u is the lane's local memory; calls is how many calls it may still nest;
 // it returns steps plus its loop-head passes and calls, and false where it gave up.
-func scaleLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+func scaleLane(w *runtime.Warp, l int, pa []byte, u *runtime.LaneLocal, calls, steps int) (int, bool) {
 	// The lane's own .param area, which its accesses index from offset 0.
 	pmp := runtime.MemPtr(pa)
 	const pmStride = uint64(0)
@@ -1918,4 +1918,37 @@ b1:
 	}
 done:
 	return steps, true
+}
+
+// scaleLanes runs a call of function scale for each lane of m with scaleLane (runtime.LaneLoop, codegen/gosrc/lanefn.go).
+func scaleLanes(w *runtime.Warp, cs *runtime.CallSite, m uint32, pa []byte, u *runtime.LaneLocal, calls int) (int, bool) {
+	a0 := &cs.Args[0]
+	fp := w.Param
+	fs := w.Fn.ParamSize
+	a0o := a0.ParamOff
+	a0f := a0.Reg < 0 && a0.Size == 4
+	r0 := &cs.Results[0]
+	r0o := r0.ParamOff
+	r0f := r0.Reg < 0 && r0.Size == 4
+	most := 0
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		*(*[8]byte)(pa) = [8]byte{}
+		if a0f {
+			binary.LittleEndian.PutUint32(pa[0:], uint32(uint64(binary.LittleEndian.Uint32(fp[l*fs+a0o:][0:]))))
+		} else {
+			w.LaneArg(a0, l, pa[0:4])
+		}
+		n, ok := scaleLane(w, l, pa, u, calls, 0)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+		if r0f {
+			binary.LittleEndian.PutUint32(fp[l*fs+r0o:][0:], uint32(uint64(binary.LittleEndian.Uint32(pa[4:]))))
+		} else {
+			w.LaneResult(r0, l, pa[4:8])
+		}
+	}
+	return most, true
 }

@@ -1554,7 +1554,7 @@ block1:
 block2:
 	{
 		// b1 ($L__BB0_3), PTX line 35
-		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[2].Term, m, stop, budget, fibLane); pc != 9 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[2].Term, m, stop, budget, fibLanes); pc != 9 {
 			return pc, budget
 		}
 		goto block9
@@ -1602,7 +1602,7 @@ block4:
 block5:
 	{
 		// b3 ($L__BB0_6), PTX line 98
-		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[5].Term, m, stop, budget, fibLane); pc != 18 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[5].Term, m, stop, budget, fibLanes); pc != 18 {
 			return pc, budget
 		}
 		goto block18
@@ -1672,7 +1672,7 @@ block9:
 block10:
 	{
 		// b7, PTX line 41
-		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[10].Term, m, stop, budget, fibLane); pc != 11 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[10].Term, m, stop, budget, fibLanes); pc != 11 {
 			return pc, budget
 		}
 		goto block11
@@ -1693,7 +1693,7 @@ block11:
 block12:
 	{
 		// b8, PTX line 54
-		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[12].Term, m, stop, budget, fibLane); pc != 13 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[12].Term, m, stop, budget, fibLanes); pc != 13 {
 			return pc, budget
 		}
 		goto block13
@@ -1714,7 +1714,7 @@ block13:
 block14:
 	{
 		// b9, PTX line 67
-		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[14].Term, m, stop, budget, fibLane); pc != 15 {
+		if pc, budget = w.CallLanes(pc, &fibFunc.Blocks[14].Term, m, stop, budget, fibLanes); pc != 15 {
 			return pc, budget
 		}
 		goto block15
@@ -2681,7 +2681,7 @@ block1:
 block2:
 	{
 		// b1 ($L__BB1_2), PTX line 138
-		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget, treeDepthLane); pc != 5 {
+		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[2].Term, m, stop, budget, treeDepthLanes); pc != 5 {
 			return pc, budget
 		}
 		goto block5
@@ -2720,7 +2720,7 @@ block5:
 block6:
 	{
 		// b4, PTX line 144
-		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget, treeDepthLane); pc != 7 {
+		if pc, budget = w.CallLanes(pc, &treeDepthFunc.Blocks[6].Term, m, stop, budget, treeDepthLanes); pc != 7 {
 			return pc, budget
 		}
 		goto block7
@@ -3414,7 +3414,7 @@ block2:
 block3:
 	{
 		// b2, PTX line 219
-		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[3].Term, m, stop, budget, fibLane); pc != 4 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[3].Term, m, stop, budget, fibLanes); pc != 4 {
 			return pc, budget
 		}
 		goto block4
@@ -3435,7 +3435,7 @@ block4:
 block5:
 	{
 		// b3, PTX line 238
-		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[5].Term, m, stop, budget, treeDepthLane); pc != 6 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[5].Term, m, stop, budget, treeDepthLanes); pc != 6 {
 			return pc, budget
 		}
 		goto block6
@@ -3456,7 +3456,7 @@ block6:
 block7:
 	{
 		// b4, PTX line 252
-		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[7].Term, m, stop, budget, gcdLane); pc != 8 {
+		if pc, budget = w.CallLanes(pc, &recursionFunc.Blocks[7].Term, m, stop, budget, gcdLanes); pc != 8 {
 			return pc, budget
 		}
 		goto block8
@@ -4295,9 +4295,9 @@ func recursionBlock8(w *runtime.Warp, m uint32, budget int) {
 
 // fibLane runs a call of function _Z3fibi for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
 // the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
-// calls is how many calls it may still nest;
+// u is the lane's local memory; calls is how many calls it may still nest;
 // it returns steps plus its loop-head passes and calls, and false where it gave up.
-func fibLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+func fibLane(w *runtime.Warp, l int, pa []byte, u *runtime.LaneLocal, calls, steps int) (int, bool) {
 	// The lane's own .param area, which its accesses index from offset 0.
 	pmp := runtime.MemPtr(pa)
 	const pmStride = uint64(0)
@@ -4415,7 +4415,7 @@ b2:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = fibLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4463,7 +4463,7 @@ b5:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = fibLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4552,7 +4552,7 @@ b10:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = fibLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4591,7 +4591,7 @@ b12:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = fibLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4633,7 +4633,7 @@ b14:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = fibLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = fibLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4711,9 +4711,9 @@ done:
 
 // treeDepthLane runs a call of function _Z10tree_depthj for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
 // the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
-// calls is how many calls it may still nest;
+// u is the lane's local memory; calls is how many calls it may still nest;
 // it returns steps plus its loop-head passes and calls, and false where it gave up.
-func treeDepthLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+func treeDepthLane(w *runtime.Warp, l int, pa []byte, u *runtime.LaneLocal, calls, steps int) (int, bool) {
 	// The lane's own .param area, which its accesses index from offset 0.
 	pmp := runtime.MemPtr(pa)
 	const pmStride = uint64(0)
@@ -4781,7 +4781,7 @@ b2:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = treeDepthLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = treeDepthLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4832,7 +4832,7 @@ b6:
 				return steps, false
 			}
 			var ok bool
-			if steps, ok = treeDepthLane(w, l, ca, calls-1, steps); !ok {
+			if steps, ok = treeDepthLane(w, l, ca, u, calls-1, steps); !ok {
 				return steps, false
 			}
 			copy(pa[4:8], ca[12:])
@@ -4860,9 +4860,9 @@ done:
 
 // gcdLane runs a call of function _Z3gcdjj for lane l alone (runtime.LaneFunc, codegen/gosrc/lanefn.go): pa starts with
 // the lane's .param area (16 bytes), with the arguments and, on return, the results, and its callees' areas follow;
-// calls is how many calls it may still nest;
+// u is the lane's local memory; calls is how many calls it may still nest;
 // it returns steps plus its loop-head passes and calls, and false where it gave up.
-func gcdLane(w *runtime.Warp, l int, pa []byte, calls, steps int) (int, bool) {
+func gcdLane(w *runtime.Warp, l int, pa []byte, u *runtime.LaneLocal, calls, steps int) (int, bool) {
 	// The lane's own .param area, which its accesses index from offset 0.
 	pmp := runtime.MemPtr(pa)
 	const pmStride = uint64(0)
@@ -4942,6 +4942,113 @@ b4:
 	}
 done:
 	return steps, true
+}
+
+// fibLanes runs a call of function _Z3fibi for each lane of m with fibLane (runtime.LaneLoop, codegen/gosrc/lanefn.go).
+func fibLanes(w *runtime.Warp, cs *runtime.CallSite, m uint32, pa []byte, u *runtime.LaneLocal, calls int) (int, bool) {
+	a0 := &cs.Args[0]
+	fp := w.Param
+	fs := w.Fn.ParamSize
+	a0o := a0.ParamOff
+	a0f := a0.Reg < 0 && a0.Size == 4
+	r0 := &cs.Results[0]
+	r0o := r0.ParamOff
+	r0f := r0.Reg < 0 && r0.Size == 4
+	most := 0
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		*(*[16]byte)(pa) = [16]byte{}
+		if a0f {
+			binary.LittleEndian.PutUint32(pa[8:], uint32(uint64(binary.LittleEndian.Uint32(fp[l*fs+a0o:][0:]))))
+		} else {
+			w.LaneArg(a0, l, pa[8:12])
+		}
+		n, ok := fibLane(w, l, pa, u, calls, 0)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+		if r0f {
+			binary.LittleEndian.PutUint32(fp[l*fs+r0o:][0:], uint32(uint64(binary.LittleEndian.Uint32(pa[12:]))))
+		} else {
+			w.LaneResult(r0, l, pa[12:16])
+		}
+	}
+	return most, true
+}
+
+// treeDepthLanes runs a call of function _Z10tree_depthj for each lane of m with treeDepthLane (runtime.LaneLoop, codegen/gosrc/lanefn.go).
+func treeDepthLanes(w *runtime.Warp, cs *runtime.CallSite, m uint32, pa []byte, u *runtime.LaneLocal, calls int) (int, bool) {
+	a0 := &cs.Args[0]
+	fp := w.Param
+	fs := w.Fn.ParamSize
+	a0o := a0.ParamOff
+	a0f := a0.Reg < 0 && a0.Size == 4
+	r0 := &cs.Results[0]
+	r0o := r0.ParamOff
+	r0f := r0.Reg < 0 && r0.Size == 4
+	most := 0
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		*(*[16]byte)(pa) = [16]byte{}
+		if a0f {
+			binary.LittleEndian.PutUint32(pa[8:], uint32(uint64(binary.LittleEndian.Uint32(fp[l*fs+a0o:][0:]))))
+		} else {
+			w.LaneArg(a0, l, pa[8:12])
+		}
+		n, ok := treeDepthLane(w, l, pa, u, calls, 0)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+		if r0f {
+			binary.LittleEndian.PutUint32(fp[l*fs+r0o:][0:], uint32(uint64(binary.LittleEndian.Uint32(pa[12:]))))
+		} else {
+			w.LaneResult(r0, l, pa[12:16])
+		}
+	}
+	return most, true
+}
+
+// gcdLanes runs a call of function _Z3gcdjj for each lane of m with gcdLane (runtime.LaneLoop, codegen/gosrc/lanefn.go).
+func gcdLanes(w *runtime.Warp, cs *runtime.CallSite, m uint32, pa []byte, u *runtime.LaneLocal, calls int) (int, bool) {
+	a0 := &cs.Args[0]
+	fp := w.Param
+	fs := w.Fn.ParamSize
+	a0o := a0.ParamOff
+	a0f := a0.Reg < 0 && a0.Size == 4
+	a1 := &cs.Args[1]
+	a1o := a1.ParamOff
+	a1f := a1.Reg < 0 && a1.Size == 4
+	r0 := &cs.Results[0]
+	r0o := r0.ParamOff
+	r0f := r0.Reg < 0 && r0.Size == 4
+	most := 0
+	for mm := m; mm != 0; mm &= mm - 1 {
+		l := bits.TrailingZeros32(mm) & 31
+		*(*[16]byte)(pa) = [16]byte{}
+		if a0f {
+			binary.LittleEndian.PutUint32(pa[0:], uint32(uint64(binary.LittleEndian.Uint32(fp[l*fs+a0o:][0:]))))
+		} else {
+			w.LaneArg(a0, l, pa[0:4])
+		}
+		if a1f {
+			binary.LittleEndian.PutUint32(pa[4:], uint32(uint64(binary.LittleEndian.Uint32(fp[l*fs+a1o:][0:]))))
+		} else {
+			w.LaneArg(a1, l, pa[4:8])
+		}
+		n, ok := gcdLane(w, l, pa, u, calls, 0)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+		if r0f {
+			binary.LittleEndian.PutUint32(fp[l*fs+r0o:][0:], uint32(uint64(binary.LittleEndian.Uint32(pa[8:]))))
+		} else {
+			w.LaneResult(r0, l, pa[8:12])
+		}
+	}
+	return most, true
 }
 
 // gcdRegion0 runs blocks 1, 3, 4 of function _Z3gcdjj for each lane of m on its own, from the branch ending block from (one of 0, 1) to block 2,
