@@ -28,48 +28,34 @@ import (
 // gives the call back to the stack, which raises the fault.
 
 // laneFrame is one lane's activation of a per-lane form: its registers, by the layout's
-// register slots, its predicates and its .param area.
+// register slots, its predicates and its .param area, sized for form.
 type laneFrame struct {
 	r     []uint64
 	p     []bool
 	param []byte
+	form  *laneFn
 }
 
 // laneInstr runs one instruction for one lane.
 type laneInstr func(x *laneFrame)
-
-// laneTerm is how a per-lane block ends.
-type laneTerm uint8
-
-const (
-	laneJump   laneTerm = iota // to succ (the form's exit for ret)
-	laneBranch                 // to succ where the predicate (negated when neg) holds, else alt
-	laneCall                   // a call of site, then to succ
-	laneFault                  // an instruction of the block faults: the stack must run the call
-)
-
-// laneBlock is one SSA block of a per-lane form.
-type laneBlock struct {
-	code      []laneInstr
-	term      laneTerm
-	succ, alt int32
-	pred      int
-	neg       bool
-	site      *laneSite
-}
 
 // laneSite is a call in a per-lane form: the caller's argument and result slots, and the
 // callee's form (set once every function is compiled).
 type laneSite struct {
 	cs     *runtime.CallSite
 	callee *laneFn
+	// args and results, where copies is set, are the copies between the .param areas
+	// that pass the arguments and results (planCopies).
+	args, results []paramCopy
+	copies        bool
 }
 
 // laneFn is the per-lane form of a device function.
 type laneFn struct {
-	rf     *runtime.Func
-	blocks []laneBlock
-	sites  []*laneSite
+	rf *runtime.Func
+	// code is the ops of the function's blocks (lanefuse.go), the first block's first.
+	code  []laneOp
+	sites []*laneSite
 	// consts are the constant registers the scalar code reads.
 	consts []runtime.Const
 }
@@ -78,8 +64,10 @@ type laneFn struct {
 // has no scalar form. It runs after the SIMT blocks, whose call sites it shares.
 func (f *fnCompiler) laneForm() *laneFn {
 	fn := f.Fn
-	lf := &laneFn{rf: f.RF, blocks: make([]laneBlock, len(fn.Blocks))}
+	lf := &laneFn{rf: f.RF}
 	f.laneConsts = map[int]bool{}
+	// The ends of blocks first hold the numbers of the blocks they go on to, exit for the
+	// function's exit, and then the indices of those blocks' first ops.
 	exit := int32(len(fn.Blocks))
 	index := func(b *ssa.Block) int32 {
 		if b == nil || b == fn.Exit {
@@ -87,40 +75,53 @@ func (f *fnCompiler) laneForm() *laneFn {
 		}
 		return int32(b.ID)
 	}
+	start := make([]int32, len(fn.Blocks)+1)
 	for i, b := range fn.Blocks {
-		lb := &lf.blocks[i]
+		start[i] = int32(len(lf.code))
+		ops, faults := []laneOp(nil), false
 		for _, in := range b.Instrs {
-			code, faults, ok := f.laneInstr(in)
+			code, fault, ok := f.laneInstr(in)
 			if !ok {
 				return nil
 			}
-			if faults {
-				lb.term = laneFault
+			if faults = fault; faults {
 				break
 			}
-			lb.code = append(lb.code, code)
+			ops = append(ops, code...)
 		}
-		if lb.term == laneFault {
-			continue
-		}
-		switch t := &b.Term; t.Kind {
-		case ssa.TermJump:
-			lb.succ = index(b.Succs[0])
-		case ssa.TermRet:
-			lb.succ = exit
-		case ssa.TermBranch:
-			lb.term, lb.succ, lb.alt = laneBranch, index(b.Succs[0]), index(b.Succs[1])
-			lb.pred, lb.neg = f.Regs[t.Cond.Reg.ID], t.Negate
-		case ssa.TermCall:
+		switch t := &b.Term; {
+		case faults:
+			ops = []laneOp{{code: laneFault}}
+		case t.Kind == ssa.TermJump && index(b.Succs[0]) == exit, t.Kind == ssa.TermRet:
+			ops = append(ops, laneOp{code: laneRet})
+		case t.Kind == ssa.TermJump:
+			ops = append(ops, laneOp{code: laneJump, succ: index(b.Succs[0])})
+		case t.Kind == ssa.TermBranch:
+			succ, alt := index(b.Succs[0]), index(b.Succs[1])
+			if t.Negate {
+				succ, alt = alt, succ
+			}
+			ops = fuseBranch(ops, f.Regs[t.Cond.Reg.ID], succ, alt)
+		case t.Kind == ssa.TermCall:
 			last := f.Exit - 1
 			if i+1 < len(fn.Blocks) {
 				last = f.Start[i+1] - 1
 			}
-			lb.term, lb.succ = laneCall, index(b.Succs[0])
-			lb.site = &laneSite{cs: f.blocks[last].Term.Call}
-			lf.sites = append(lf.sites, lb.site)
+			site := &laneSite{cs: f.blocks[last].Term.Call}
+			lf.sites = append(lf.sites, site)
+			ops = append(ops, laneOp{code: laneCall, site: site, succ: index(b.Succs[0])})
 		default:
 			return nil
+		}
+		lf.code = append(lf.code, ops...)
+	}
+	start[exit] = int32(len(lf.code))
+	lf.code = append(lf.code, laneOp{code: laneExit})
+	for i := range lf.code {
+		c := &lf.code[i]
+		switch c.code {
+		case laneJump, laneBranch, laneCall, laneBrLt32, laneBrLt32Imm, laneBrLe32, laneBrLe32Imm, laneBrEq32, laneBrEq32Imm:
+			c.succ, c.alt = start[c.succ], start[c.alt]
 		}
 	}
 	for _, c := range f.Consts() {
@@ -153,6 +154,7 @@ func (c *compiler) setPerLane() {
 	for rf, lf := range forms {
 		for _, s := range lf.sites {
 			s.callee = forms[s.cs.Direct]
+			s.planCopies()
 		}
 		rf.PerLane = lf.call
 	}
@@ -177,14 +179,17 @@ var laneRuns = sync.Pool{New: func() any { return new(laneRun) }}
 // start readies frame x for an activation of lf, as a SIMT frame is readied (runtime's
 // resetFrame): the constants the scalar code reads in place, predicates and the registers
 // some path reads before writing zeroed, and the .param area zeroed where some path may read
-// it before writing it. A frame keeps its memory for the next activations.
+// it before writing it. A frame keeps its memory, and its sizes for the same form, for the
+// next activations.
 func (x *laneFrame) start(lf *laneFn) {
 	fn := lf.rf
-	nr, np, ns := fn.NumRegs, fn.NumPreds, fn.ParamSize
-	if nr > cap(x.r) || np > cap(x.p) || ns > cap(x.param) {
-		x.r, x.p, x.param = make([]uint64, max(nr, cap(x.r))), make([]bool, max(np, cap(x.p))), make([]byte, max(ns, cap(x.param)))
+	if x.form != lf {
+		nr, np, ns := fn.NumRegs, fn.NumPreds, fn.ParamSize
+		if nr > cap(x.r) || np > cap(x.p) || ns > cap(x.param) {
+			x.r, x.p, x.param = make([]uint64, max(nr, cap(x.r))), make([]bool, max(np, cap(x.p))), make([]byte, max(ns, cap(x.param)))
+		}
+		x.r, x.p, x.param, x.form = x.r[:nr], x.p[:np], x.param[:ns], lf
 	}
-	x.r, x.p, x.param = x.r[:nr], x.p[:np], x.param[:ns]
 	for _, s := range fn.ZeroRegs {
 		x.r[s] = 0
 	}
@@ -247,59 +252,87 @@ func (lf *laneFn) call(w *runtime.Warp, cs *runtime.CallSite, m uint32, depth, b
 	return blocks - run.blocks, true
 }
 
-// run runs the form in frame x to its ret, and reports whether it got there within the run's
-// blocks and call depth, with no fault on the way.
-func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
-	blocks := lf.blocks
-	exit := int32(len(blocks))
-	pc := int32(0)
-	for pc != exit {
-		if run.blocks--; run.blocks < 0 {
-			return false
-		}
-		b := &blocks[pc]
-		for _, in := range b.code {
-			in(x)
-		}
-		switch b.term {
-		case laneJump:
-			pc = b.succ
-		case laneBranch:
-			if x.p[b.pred] != b.neg {
-				pc = b.succ
-			} else {
-				pc = b.alt
-			}
-		case laneCall:
-			if !b.site.call(run, x) {
-				return false
-			}
-			pc = b.succ
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // call makes the call of site s from frame x, in a frame of the callee's own, copying the
 // arguments and results as the call-return stack does (runtime's copySlot).
 func (s *laneSite) call(run *laneRun, x *laneFrame) bool {
 	if run.depth == 0 {
 		return false
 	}
-	fn := s.callee.rf
 	if run.level == len(run.nested) {
 		run.nested = append(run.nested, new(laneFrame))
 	}
 	y := run.nested[run.level]
 	y.start(s.callee)
-	cs := s.cs
+	if s.copies {
+		for _, c := range s.args {
+			c.copy(y.param, x.param)
+		}
+	} else {
+		s.copyArgs(x, y)
+	}
+	run.depth--
+	run.level++
+	ok := s.callee.run(run, y)
+	run.level--
+	run.depth++
+	if !ok {
+		return false
+	}
+	if s.copies {
+		for _, c := range s.results {
+			c.copy(x.param, y.param)
+		}
+	} else {
+		s.copyResults(x, y)
+	}
+	return true
+}
+
+// paramCopy copies a 4-byte (8-byte when wide) .param variable at from to one at to.
+type paramCopy struct {
+	from, to int32
+	wide     bool
+}
+
+// copy copies the variable from the .param area src to dst.
+func (c paramCopy) copy(dst, src []byte) {
+	if c.wide {
+		binary.LittleEndian.PutUint64(dst[c.to:], binary.LittleEndian.Uint64(src[c.from:]))
+		return
+	}
+	binary.LittleEndian.PutUint32(dst[c.to:], binary.LittleEndian.Uint32(src[c.from:]))
+}
+
+// planCopies sets the site's args and results where every argument and result is a .param
+// variable of 4 or 8 bytes on both sides of the call, the common case; the other calls copy
+// slot by slot (copyArgs, copyResults).
+func (s *laneSite) planCopies() {
+	plan := func(from, to []runtime.Slot) ([]paramCopy, bool) {
+		var cs []paramCopy
+		for i := range from {
+			a, b := &from[i], &to[i]
+			if a.Reg >= 0 || b.Reg >= 0 || a.Pred || b.Pred || a.Size != b.Size || a.Size != 4 && a.Size != 8 {
+				return nil, false
+			}
+			cs = append(cs, paramCopy{from: int32(a.ParamOff), to: int32(b.ParamOff), wide: a.Size == 8})
+		}
+		return cs, true
+	}
+	fn := s.callee.rf
+	args, ok := plan(s.cs.Args, fn.Params)
+	results, ok2 := plan(fn.Results, s.cs.Results)
+	if ok && ok2 {
+		s.args, s.results, s.copies = args, results, true
+	}
+}
+
+// copyArgs copies the call's arguments from the caller's frame x to the callee's y, slot by
+// slot.
+func (s *laneSite) copyArgs(x, y *laneFrame) {
+	cs, fn := s.cs, s.callee.rf
 	for i := range cs.Args {
 		a, p := &cs.Args[i], &fn.Params[i]
 		switch {
-		case a.Reg < 0 && p.Reg < 0 && a.Size == 4 && p.Size == 4:
-			binary.LittleEndian.PutUint32(y.param[p.ParamOff:], binary.LittleEndian.Uint32(x.param[a.ParamOff:]))
 		case a.Pred:
 			y.p[p.Reg] = x.p[a.Reg]
 		case a.Reg >= 0:
@@ -308,27 +341,23 @@ func (s *laneSite) call(run *laneRun, x *laneFrame) bool {
 			y.putBytes(p, x.param[a.ParamOff:][:a.Size])
 		}
 	}
-	run.depth--
-	run.level++
-	ok := s.callee.run(run, y)
-	run.level--
-	run.depth++
-	if ok {
-		for i := range cs.Results {
-			d, r := &cs.Results[i], &fn.Results[i]
-			switch {
-			case d.Reg < 0 && r.Reg < 0 && d.Size == 4 && r.Size == 4:
-				binary.LittleEndian.PutUint32(x.param[d.ParamOff:], binary.LittleEndian.Uint32(y.param[r.ParamOff:]))
-			case d.Pred:
-				x.p[d.Reg] = y.p[r.Reg]
-			case d.Reg >= 0:
-				x.r[d.Reg] = y.get(r)
-			default:
-				putSlotBytes(x.param[d.ParamOff:][:d.Size], y, r)
-			}
+}
+
+// copyResults copies the call's results from the callee's frame y to the caller's x, slot by
+// slot.
+func (s *laneSite) copyResults(x, y *laneFrame) {
+	cs, fn := s.cs, s.callee.rf
+	for i := range cs.Results {
+		d, r := &cs.Results[i], &fn.Results[i]
+		switch {
+		case d.Pred:
+			x.p[d.Reg] = y.p[r.Reg]
+		case d.Reg >= 0:
+			x.r[d.Reg] = y.get(r)
+		default:
+			putSlotBytes(x.param[d.ParamOff:][:d.Size], y, r)
 		}
 	}
-	return ok
 }
 
 // get reads slot s of a register or .param variable as a value: a .param slot's first (at
@@ -389,26 +418,24 @@ func putLE(b []byte, v uint64) {
 	}
 }
 
-// laneInstr returns the scalar code of an instruction of a per-lane function, and whether
-// the instruction always faults; ok is false where it has no scalar form.
-func (f *fnCompiler) laneInstr(in *ssa.Instr) (code laneInstr, faults, ok bool) {
+// laneInstr returns the ops of an instruction of a per-lane function (a guarded one is a
+// guard and its op), and whether the instruction always faults; ok is false where it has no
+// scalar form.
+func (f *fnCompiler) laneInstr(in *ssa.Instr) (code []laneOp, faults, ok bool) {
 	if !laneOperands(in) {
 		return nil, false, false
 	}
 	e := &emitter{f: f, in: in}
-	code, faults = e.scalar()
-	if code == nil && !faults || e.bad || len(e.pre) > 0 {
+	op, faults := e.scalar()
+	switch {
+	case op.code == laneNone && !faults || e.bad || len(e.pre) > 0:
 		return nil, false, false
+	case faults:
+		return nil, true, true
+	case in.Guard != nil:
+		return []laneOp{{code: laneGuard, a: int32(f.Regs[in.Guard.Reg.ID]), neg: in.GuardNeg}, op}, false, true
 	}
-	if g := in.Guard; g != nil && code != nil {
-		p, neg, inner := f.Regs[g.Reg.ID], in.GuardNeg, code
-		code = func(x *laneFrame) {
-			if x.p[p] != neg {
-				inner(x)
-			}
-		}
-	}
-	return code, faults, true
+	return []laneOp{op}, false, true
 }
 
 // laneOperands reports whether every operand of in is one the scalar forms take: registers,
@@ -462,9 +489,9 @@ func intType(t frontend.Type) bool {
 	return false
 }
 
-// scalar lowers the instruction to its scalar code: nil where it has none, or where faults
-// says it always faults.
-func (e *emitter) scalar() (code laneInstr, faults bool) {
+// scalar lowers the instruction to its op: laneNone where it has none, or where faults says
+// it always faults.
+func (e *emitter) scalar() (code laneOp, faults bool) {
 	in := e.in
 	t := e.typ()
 	switch in.Op {
@@ -474,102 +501,89 @@ func (e *emitter) scalar() (code laneInstr, faults bool) {
 		return e.scalarSetp(t), false
 	case frontend.OpSelp:
 		if !e.onlyMods() || t == frontend.Pred || t == frontend.B128 || !isPred(in.Args[2]) {
-			return nil, false
+			return laneOp{}, false
 		}
 		d := e.dst(in.Dsts[0])
 		a, b := e.laneSrc(in.Args[0], t), e.laneSrc(in.Args[1], t)
 		p, neg := e.pred(in.Args[2])
-		return func(x *laneFrame) {
+		return closureOp(func(x *laneFrame) {
 			if x.p[p] != neg {
 				x.r[d] = x.r[a]
 			} else {
 				x.r[d] = x.r[b]
 			}
-		}, false
+		}), false
 	case frontend.OpLd, frontend.OpSt:
 		return e.scalarParam(t)
 	case frontend.OpCvt:
-		return e.scalarCvt(), false
+		return closureOp(e.scalarCvt()), false
 	}
 	if !intType(t) || len(in.Dsts) != 1 || isPred(in.Dsts[0]) {
-		return nil, false
+		return laneOp{}, false
 	}
 	return e.scalarInt(t), false
 }
 
 // scalarMov is mov of a register or immediate, or of a predicate.
-func (e *emitter) scalarMov(t frontend.Type) laneInstr {
+func (e *emitter) scalarMov(t frontend.Type) laneOp {
 	in := e.in
 	if !e.onlyMods() || t == frontend.B128 {
-		return nil
+		return laneOp{}
 	}
 	if t == frontend.Pred {
 		if !isPred(in.Args[0]) || in.Dsts[0].Kind != ssa.ArgValue {
-			return nil
+			return laneOp{}
 		}
 		d := e.predDst(in.Dsts[0])
 		s, neg := e.pred(in.Args[0])
-		return func(x *laneFrame) { x.p[d] = x.p[s] != neg }
+		return closureOp(func(x *laneFrame) { x.p[d] = x.p[s] != neg })
 	}
 	if isPred(in.Args[0]) {
-		return nil
+		return laneOp{}
 	}
 	d := e.dst(in.Dsts[0])
 	if v, ok := laneImm(in.Args[0], t); ok {
-		return func(x *laneFrame) { x.r[d] = v }
+		return immOp(laneMovImm, d, 0, v)
 	}
-	a := e.laneSrc(in.Args[0], t)
-	return func(x *laneFrame) { x.r[d] = x.r[a] }
+	return regOp(laneMov, d, e.laneSrc(in.Args[0], t), 0)
 }
 
 // scalarSetp is setp with one destination and no combining predicate, of any type the
-// lane loops compare with comparison.
-func (e *emitter) scalarSetp(t frontend.Type) laneInstr {
+// lane loops compare with comparison: 32-bit integers with an op of their own
+// (setpFastOp), the others with the lane loops' test.
+func (e *emitter) scalarSetp(t frontend.Type) laneOp {
 	in := e.in
 	if !e.onlyMods() || len(in.Dsts) != 1 || len(in.Args) != 2 || isHalf(t) || isPred(in.Args[0]) || isPred(in.Args[1]) {
-		return nil
+		return laneOp{}
 	}
 	cmp := e.compare()
 	test := comparison(cmp, t)
 	if test == nil {
-		return nil
+		return laneOp{}
 	}
 	p := e.predDst(in.Dsts[0])
-	if v, ok := laneImm(in.Args[1], t); ok && !isPred(in.Args[0]) {
-		a := e.laneSrc(in.Args[0], t)
-		switch {
-		case t == frontend.S32 && cmp == frontend.ModLt:
-			return func(x *laneFrame) { x.p[p] = int32(x.r[a]) < int32(v) }
-		case t == frontend.U32 && cmp == frontend.ModLt:
-			return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) < uint32(v) }
-		case t.Bits() == 32 && cmp == frontend.ModEq:
-			return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) == uint32(v) }
-		case t.Bits() == 32 && cmp == frontend.ModNe:
-			return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) != uint32(v) }
-		}
-		return func(x *laneFrame) { x.p[p] = test(x.r[a], v) }
+	a := e.laneSrc(in.Args[0], t)
+	v, imm := laneImm(in.Args[1], t)
+	b := -1
+	if !imm {
+		b = e.laneSrc(in.Args[1], t)
 	}
-	a, b := e.laneSrc(in.Args[0], t), e.laneSrc(in.Args[1], t)
-	switch {
-	case t == frontend.S32 && cmp == frontend.ModLt:
-		return func(x *laneFrame) { x.p[p] = int32(x.r[a]) < int32(x.r[b]) }
-	case t == frontend.U32 && cmp == frontend.ModLt:
-		return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) < uint32(x.r[b]) }
-	case t.Bits() == 32 && cmp == frontend.ModEq:
-		return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) == uint32(x.r[b]) }
-	case t.Bits() == 32 && cmp == frontend.ModNe:
-		return func(x *laneFrame) { x.p[p] = uint32(x.r[a]) != uint32(x.r[b]) }
+	if op := setpFastOp(t, cmp, p, a, b, v, imm); op.code != laneNone {
+		return op
 	}
-	return func(x *laneFrame) { x.p[p] = test(x.r[a], x.r[b]) }
+	if imm {
+		return closureOp(func(x *laneFrame) { x.p[p] = test(x.r[a], v) })
+	}
+	return closureOp(func(x *laneFrame) { x.p[p] = test(x.r[a], x.r[b]) })
 }
 
 // scalarParam is a scalar ld.param or st.param of 4 or 8 bytes of one of the function's .param
 // variables at a constant offset, into or from a register of the same width. An access
 // outside the function's .param area faults (runtime.Warp.ParamBytes).
-func (e *emitter) scalarParam(t frontend.Type) (laneInstr, bool) {
+func (e *emitter) scalarParam(t frontend.Type) (laneOp, bool) {
 	in := e.in
 	if e.space() != frontend.SpaceParam || !e.onlyMods() || t.Bits() != 32 && t.Bits() != 64 || isHalf(t) {
-		return nil, false
+		return laneOp{}, false
 	}
 	addr, val := in.Args[0], ssa.Arg{}
 	switch {
@@ -578,36 +592,79 @@ func (e *emitter) scalarParam(t frontend.Type) (laneInstr, bool) {
 	case in.Op == frontend.OpSt && len(in.Args) == 2:
 		val = in.Args[1]
 	default:
-		return nil, false
+		return laneOp{}, false
 	}
 	if addr.Kind != ssa.ArgAddr {
-		return nil, false
+		return laneOp{}, false
 	}
 	base, ok := e.f.Param[addr.Var]
 	if !ok || val.Kind == ssa.ArgValue && val.Value.Reg.Type.Bits() != t.Bits() || isPred(val) {
-		return nil, false
+		return laneOp{}, false
 	}
 	off, n := base+addr.Offset, int64(t.Bytes())
 	if off < 0 || off+n > int64(e.f.RF.ParamSize) {
-		return nil, true
+		return laneOp{}, true
 	}
 	if in.Op == frontend.OpLd {
-		d := e.dst(val)
 		if n == 4 {
-			return func(x *laneFrame) { x.r[d] = uint64(binary.LittleEndian.Uint32(x.param[off:])) }, false
+			return regOp(laneLdParam32, e.dst(val), int(off), 0), false
 		}
-		return func(x *laneFrame) { x.r[d] = binary.LittleEndian.Uint64(x.param[off:]) }, false
+		return regOp(laneLdParam64, e.dst(val), int(off), 0), false
 	}
-	a := e.laneSrc(val, t)
 	if n == 4 {
-		return func(x *laneFrame) { binary.LittleEndian.PutUint32(x.param[off:], uint32(x.r[a])) }, false
+		return regOp(laneStParam32, int(off), e.laneSrc(val, t), 0), false
 	}
-	return func(x *laneFrame) { binary.LittleEndian.PutUint64(x.param[off:], x.r[a]) }, false
+	return regOp(laneStParam64, int(off), e.laneSrc(val, t), 0), false
 }
 
-// scalarInt is integer arithmetic and logic on 16-, 32- and 64-bit operands, with the lane
-// loops' expressions (arith, intLanes).
-func (e *emitter) scalarInt(t frontend.Type) laneInstr {
+// scalarInt is integer arithmetic and logic on 16-, 32- and 64-bit operands: the forms with
+// an op of their own (intFastCodes) as that op, the others as scalarIntClosure.
+func (e *emitter) scalarInt(t frontend.Type) laneOp {
+	in := e.in
+	var op intOp
+	switch in.Op {
+	case frontend.OpAdd:
+		op = opAdd
+	case frontend.OpSub:
+		op = opSub
+	case frontend.OpAnd:
+		op = opAnd
+	case frontend.OpOr:
+		op = opOr
+	case frontend.OpXor:
+		op = opXor
+	case frontend.OpShl:
+		op = opShl
+	case frontend.OpShr:
+		op = opShr
+		if t.IsSigned() {
+			op = opSar
+		}
+	default:
+		return closureOp(e.scalarIntClosure(t))
+	}
+	it := t
+	if op == opShl || op == opShr {
+		it = frontend.U32
+	}
+	v, imm := laneImm(in.Args[1], it)
+	code := intFastCodes[intForm{t.Bits(), op, imm}]
+	if code == laneNone || !e.onlyMods() {
+		return closureOp(e.scalarIntClosure(t))
+	}
+	d, a := e.dst(in.Dsts[0]), e.laneSrc(in.Args[0], t)
+	if imm {
+		if op == opSub {
+			v = -v
+		}
+		return immOp(code, d, a, v)
+	}
+	return regOp(code, d, a, e.laneSrc(in.Args[1], t))
+}
+
+// scalarIntClosure is scalarInt's closure, with the lane loops' expressions (arith,
+// intLanes).
+func (e *emitter) scalarIntClosure(t frontend.Type) laneInstr {
 	in := e.in
 	n := t.Bits()
 	signed := t.IsSigned()
