@@ -107,9 +107,8 @@ func (f *fnCompiler) laneForm() *laneFn {
 			if i+1 < len(fn.Blocks) {
 				last = f.Start[i+1] - 1
 			}
-			site := &laneSite{cs: f.blocks[last].Term.Call}
-			lf.sites = append(lf.sites, site)
-			ops = append(ops, laneOp{code: laneCall, site: site, succ: index(b.Succs[0])})
+			ops = append(ops, laneOp{code: laneCall, imm: uint64(len(lf.sites)), succ: index(b.Succs[0])})
+			lf.sites = append(lf.sites, &laneSite{cs: f.blocks[last].Term.Call})
 		default:
 			return nil
 		}
@@ -133,11 +132,14 @@ func (f *fnCompiler) laneForm() *laneFn {
 }
 
 // setPerLane gives the functions with a per-lane form whose callees all have one their
-// runtime.Func.PerLane; the others keep the SIMT stack.
+// runtime.Func.PerLane; the others keep the SIMT stack, and so do functions with more than
+// laneSlots registers, predicates or .param bytes, whose slots the ops cannot hold.
 func (c *compiler) setPerLane() {
 	forms := map[*runtime.Func]*laneFn{}
 	for _, lf := range c.laneForms {
-		forms[lf.rf] = lf
+		if rf := lf.rf; rf.NumRegs <= laneSlots && rf.NumPreds <= laneSlots && rf.ParamSize <= laneSlots {
+			forms[rf] = lf
+		}
 	}
 	for changed := true; changed; {
 		changed = false
@@ -179,16 +181,16 @@ var laneRuns = sync.Pool{New: func() any { return new(laneRun) }}
 // start readies frame x for an activation of lf, as a SIMT frame is readied (runtime's
 // resetFrame): the constants the scalar code reads in place, predicates and the registers
 // some path reads before writing zeroed, and the .param area zeroed where some path may read
-// it before writing it. A frame keeps its memory, and its sizes for the same form, for the
+// it before writing it. A frame's slices have the function's sizes and room for laneSlots
+// (the ops' view of them); it keeps its memory, and its sizes for the same form, for the
 // next activations.
 func (x *laneFrame) start(lf *laneFn) {
 	fn := lf.rf
 	if x.form != lf {
-		nr, np, ns := fn.NumRegs, fn.NumPreds, fn.ParamSize
-		if nr > cap(x.r) || np > cap(x.p) || ns > cap(x.param) {
-			x.r, x.p, x.param = make([]uint64, max(nr, cap(x.r))), make([]bool, max(np, cap(x.p))), make([]byte, max(ns, cap(x.param)))
+		if x.r == nil {
+			x.r, x.p, x.param = make([]uint64, laneSlots), make([]bool, laneSlots), make([]byte, len(laneParams{}))
 		}
-		x.r, x.p, x.param, x.form = x.r[:nr], x.p[:np], x.param[:ns], lf
+		x.r, x.p, x.param, x.form = x.r[:fn.NumRegs], x.p[:fn.NumPreds], x.param[:fn.ParamSize], lf
 	}
 	for _, s := range fn.ZeroRegs {
 		x.r[s] = 0
@@ -433,7 +435,7 @@ func (f *fnCompiler) laneInstr(in *ssa.Instr) (code []laneOp, faults, ok bool) {
 	case faults:
 		return nil, true, true
 	case in.Guard != nil:
-		return []laneOp{{code: laneGuard, a: int32(f.Regs[in.Guard.Reg.ID]), neg: in.GuardNeg}, op}, false, true
+		return []laneOp{{code: laneGuard, a: uint8(f.Regs[in.Guard.Reg.ID]), neg: in.GuardNeg}, op}, false, true
 	}
 	return []laneOp{op}, false, true
 }

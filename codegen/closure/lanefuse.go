@@ -2,7 +2,6 @@ package closure
 
 import (
 	"encoding/binary"
-	"math"
 
 	"github.com/ptx2go/ptx2go/frontend"
 )
@@ -63,19 +62,33 @@ const (
 )
 
 // laneOp is one op of a per-lane form: register and predicate slots d, a, b, or .param
-// offsets for the .param ops; an immediate; for the comparisons the sign mask k that turns
-// a signed comparison into an unsigned one, and neg, which negates the result; for the ends
-// of blocks the indices of the ops they go on to.
+// offsets for the .param ops, all below laneSlots, so that the ops index the frame's arrays
+// without bounds checks; an immediate (for a call, the index of its site); for the
+// comparisons the top byte ks of the sign mask that turns a signed comparison into an
+// unsigned one, and neg, which negates the result; for the ends of blocks the indices of the
+// ops they go on to.
 type laneOp struct {
 	code      laneCode
 	neg       bool
-	k         uint32
-	d, a, b   int32
+	d, a, b   uint8
+	ks        uint8
 	succ, alt int32
 	imm       uint64
 	fn        laneInstr
-	site      *laneSite
 }
+
+// laneSlots bounds the registers, predicates and .param bytes of a function with a per-lane
+// form: its ops' slots are bytes. A function with more keeps the SIMT stack (setPerLane).
+const laneSlots = 256
+
+// laneRegs, lanePreds and laneParams are a frame's registers, predicates and .param area as
+// the ops see them: laneSlots of each, the .param area with room for an 8-byte access at
+// its last offset.
+type (
+	laneRegs   = [laneSlots]uint64
+	lanePreds  = [laneSlots]bool
+	laneParams = [laneSlots + 8]byte
+)
 
 // closureOp is the op that runs fn, or laneNone for no fn.
 func closureOp(fn laneInstr) laneOp {
@@ -87,12 +100,12 @@ func closureOp(fn laneInstr) laneOp {
 
 // regOp is an op on the registers d, a and b.
 func regOp(code laneCode, d, a, b int) laneOp {
-	return laneOp{code: code, d: int32(d), a: int32(a), b: int32(b)}
+	return laneOp{code: code, d: uint8(d), a: uint8(a), b: uint8(b)}
 }
 
 // immOp is an op on the registers d and a and the immediate v.
 func immOp(code laneCode, d, a int, v uint64) laneOp {
-	return laneOp{code: code, d: int32(d), a: int32(a), imm: v}
+	return laneOp{code: code, d: uint8(d), a: uint8(a), imm: v}
 }
 
 // intForm is an integer operation on n-bit operands, the second an immediate where imm is set.
@@ -137,19 +150,19 @@ func setpFastOp(t frontend.Type, cmp frontend.Mod, p, a, b int, v uint64, imm bo
 	default:
 		return laneOp{}
 	}
-	var k uint32
+	var ks uint8
 	switch {
 	case code == laneSetpEq32:
 	case t == frontend.S32 && (cmp == frontend.ModLt || cmp == frontend.ModLe || cmp == frontend.ModGt || cmp == frontend.ModGe):
-		k = math.MinInt32 & math.MaxUint32
+		ks = 0x80
 	case t == frontend.U32:
 	default:
 		return laneOp{}
 	}
-	op := laneOp{code: code, neg: neg, k: k, d: int32(p), a: int32(a), b: int32(b)}
+	op := laneOp{code: code, neg: neg, ks: ks, d: uint8(p), a: uint8(a), b: uint8(b)}
 	if imm {
 		op.code++
-		op.b, op.imm = -1, uint64(uint32(v)^k)
+		op.imm = uint64(uint32(v) ^ uint32(ks)<<24)
 	}
 	return op
 }
@@ -164,7 +177,7 @@ var setpBranch = map[laneCode]laneCode{
 // regWritten is the register an op writes (-1 for none), and known whether the op only
 // writes that register or .param bytes and reads no predicate: closures, guards and
 // comparisons do not.
-func (c *laneOp) regWritten() (reg int32, known bool) {
+func (c *laneOp) regWritten() (reg int, known bool) {
 	switch c.code {
 	case laneClosure, laneGuard:
 		return -1, false
@@ -174,7 +187,16 @@ func (c *laneOp) regWritten() (reg int32, known bool) {
 	if _, ok := setpBranch[c.code]; ok {
 		return -1, false
 	}
-	return c.d, true
+	return int(c.d), true
+}
+
+// readsReg reports whether comparison op c reads register reg.
+func (c *laneOp) readsReg(reg int) bool {
+	switch c.code {
+	case laneSetpLt32Imm, laneSetpLe32Imm, laneSetpEq32Imm:
+		return int(c.a) == reg
+	}
+	return int(c.a) == reg || int(c.b) == reg
 }
 
 // fuseBranch ends a block whose code is ops with its branch on predicate p (to succ where p
@@ -185,10 +207,10 @@ func (c *laneOp) regWritten() (reg int32, known bool) {
 func fuseBranch(ops []laneOp, p int, succ, alt int32) []laneOp {
 	for i := len(ops) - 1; i >= 0; i-- {
 		c := ops[i]
-		if code, ok := setpBranch[c.code]; ok && c.d == int32(p) {
+		if code, ok := setpBranch[c.code]; ok && int(c.d) == p {
 			for _, later := range ops[i+1:] {
-				if w, _ := later.regWritten(); w >= 0 && (w == c.a || w == c.b) {
-					return append(ops, laneOp{code: laneBranch, a: int32(p), succ: succ, alt: alt})
+				if w, _ := later.regWritten(); w >= 0 && c.readsReg(w) {
+					return append(ops, laneOp{code: laneBranch, a: uint8(p), succ: succ, alt: alt})
 				}
 			}
 			c.code, c.succ, c.alt = code, succ, alt
@@ -198,14 +220,14 @@ func fuseBranch(ops []laneOp, p int, succ, alt int32) []laneOp {
 			break
 		}
 	}
-	return append(ops, laneOp{code: laneBranch, a: int32(p), succ: succ, alt: alt})
+	return append(ops, laneOp{code: laneBranch, a: uint8(p), succ: succ, alt: alt})
 }
 
 // run runs the form in frame x to its ret, and reports whether it got there within the run's
 // blocks and call depth, with no fault on the way.
 func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 	code := lf.code
-	r, p, param := x.r, x.p, x.param
+	r, p, param := (*laneRegs)(x.r[:laneSlots]), (*lanePreds)(x.p[:laneSlots]), (*laneParams)(x.param[:len(laneParams{})])
 	pc := int32(0)
 	for {
 		c := &code[pc]
@@ -258,13 +280,17 @@ func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 		case laneStParam64:
 			binary.LittleEndian.PutUint64(param[c.d:], r[c.a])
 		case laneSetpLt32:
-			p[c.d] = uint32(r[c.a])^c.k < uint32(r[c.b])^c.k != c.neg
+			k := uint32(c.ks) << 24
+			p[c.d] = uint32(r[c.a])^k < uint32(r[c.b])^k != c.neg
 		case laneSetpLt32Imm:
-			p[c.d] = uint32(r[c.a])^c.k < uint32(c.imm) != c.neg
+			k := uint32(c.ks) << 24
+			p[c.d] = uint32(r[c.a])^k < uint32(c.imm) != c.neg
 		case laneSetpLe32:
-			p[c.d] = uint32(r[c.a])^c.k <= uint32(r[c.b])^c.k != c.neg
+			k := uint32(c.ks) << 24
+			p[c.d] = uint32(r[c.a])^k <= uint32(r[c.b])^k != c.neg
 		case laneSetpLe32Imm:
-			p[c.d] = uint32(r[c.a])^c.k <= uint32(c.imm) != c.neg
+			k := uint32(c.ks) << 24
+			p[c.d] = uint32(r[c.a])^k <= uint32(c.imm) != c.neg
 		case laneSetpEq32:
 			p[c.d] = uint32(r[c.a]) == uint32(r[c.b]) != c.neg
 		case laneSetpEq32Imm:
@@ -274,15 +300,16 @@ func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 				return false
 			}
 			var holds bool
+			k := uint32(c.ks) << 24
 			switch c.code {
 			case laneBrLt32:
-				holds = uint32(r[c.a])^c.k < uint32(r[c.b])^c.k != c.neg
+				holds = uint32(r[c.a])^k < uint32(r[c.b])^k != c.neg
 			case laneBrLt32Imm:
-				holds = uint32(r[c.a])^c.k < uint32(c.imm) != c.neg
+				holds = uint32(r[c.a])^k < uint32(c.imm) != c.neg
 			case laneBrLe32:
-				holds = uint32(r[c.a])^c.k <= uint32(r[c.b])^c.k != c.neg
+				holds = uint32(r[c.a])^k <= uint32(r[c.b])^k != c.neg
 			case laneBrLe32Imm:
-				holds = uint32(r[c.a])^c.k <= uint32(c.imm) != c.neg
+				holds = uint32(r[c.a])^k <= uint32(c.imm) != c.neg
 			case laneBrEq32:
 				holds = uint32(r[c.a]) == uint32(r[c.b]) != c.neg
 			default:
@@ -309,7 +336,7 @@ func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 				pc = c.alt
 			}
 		case laneCall:
-			if run.blocks--; run.blocks < 0 || !c.site.call(run, x) {
+			if run.blocks--; run.blocks < 0 || !lf.sites[c.imm].call(run, x) {
 				return false
 			}
 			pc = c.succ
