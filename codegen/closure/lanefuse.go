@@ -11,8 +11,9 @@ import (
 // The common scalar instructions have ops of their own (moves, 32-bit and 64-bit adds, 32-bit
 // logic and shifts, 32-bit comparisons, 4- and 8-byte .param accesses) that the switch runs
 // in place, without the indirect call of a closure; a guard is an op that skips the next.
-// A 32-bit comparison whose predicate only the block's branch reads after it is fused with
-// the branch (fuseBranch). Every other instruction keeps its closure (laneClosure).
+// The block's last 32-bit comparison into the predicate its branch reads becomes one op with
+// the branch where the ops after it let it move there (fuseBranch). Every other instruction
+// keeps its closure (laneClosure).
 
 // laneCode is what a laneOp does.
 type laneCode uint8
@@ -41,7 +42,7 @@ const (
 	laneLdParam64                   // r[d] = the 8 .param bytes at a
 	laneStParam32                   // the 4 .param bytes at d = uint32(r[a])
 	laneStParam64                   // the 8 .param bytes at d = r[a]
-	laneSetpLt32                    // p[d] = (uint32(r[a])^k < uint32(r[b])^k) != neg
+	laneSetpLt32                    // p[d] = (uint32(r[a])^k < uint32(r[b])^k) != neg, k = ks<<24
 	laneSetpLt32Imm                 // p[d] = (uint32(r[a])^k < uint32(imm)) != neg, imm already flipped by k
 	laneSetpLe32                    // as laneSetpLt32 with <=
 	laneSetpLe32Imm                 // as laneSetpLt32Imm with <=
@@ -127,13 +128,11 @@ var intFastCodes = map[intForm]laneCode{
 	{32, opShr, true}: laneShr32Imm, {64, opAdd, true}: laneAdd64Imm, {64, opSub, true}: laneAdd64Imm,
 }
 
-// setpFastOp is the op of a setp of 32-bit operands a and b (or the immediate v when imm is
-// set) into predicate p with comparison cmp; laneNone where the type or comparison has none.
-// Signed orders compare with the sign bit flipped; gt, ge and ne are le, lt and eq negated.
+// setpFastOp is the op of a setp of 32-bit integer operands a and b (or the immediate v when
+// imm is set) into predicate p with comparison cmp; laneNone where the type or comparison has
+// none (floating point, other widths). Signed orders compare with the sign bit flipped; gt,
+// ge and ne are le, lt and eq negated.
 func setpFastOp(t frontend.Type, cmp frontend.Mod, p, a, b int, v uint64, imm bool) laneOp {
-	if t.Bits() != 32 {
-		return laneOp{}
-	}
 	var code laneCode
 	var neg bool
 	switch cmp {
@@ -150,12 +149,13 @@ func setpFastOp(t frontend.Type, cmp frontend.Mod, p, a, b int, v uint64, imm bo
 	default:
 		return laneOp{}
 	}
+	signedOrder := cmp == frontend.ModLt || cmp == frontend.ModLe || cmp == frontend.ModGt || cmp == frontend.ModGe
 	var ks uint8
 	switch {
-	case code == laneSetpEq32:
-	case t == frontend.S32 && (cmp == frontend.ModLt || cmp == frontend.ModLe || cmp == frontend.ModGt || cmp == frontend.ModGe):
+	case t == frontend.B32 && code == laneSetpEq32, t == frontend.U32:
+	case t == frontend.S32 && code == laneSetpEq32:
+	case t == frontend.S32 && signedOrder:
 		ks = 0x80
-	case t == frontend.U32:
 	default:
 		return laneOp{}
 	}

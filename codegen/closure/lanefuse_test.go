@@ -1,6 +1,7 @@
 package closure_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/ptx2go/ptx2go"
@@ -138,7 +139,7 @@ func branchesGo(a, b uint32) uint64 {
 	r11 := a >> 27
 	hi |= r11 << 9
 	hi += r11 * (r11 + 1) / 2 << 16
-	hi |= bit(b >= 5, 0x200000) | bit(a == b, 0x400000)
+	hi |= bit(b >= 5, 0x200000) | bit(a == b, 0x400000) | bit(math.Float32frombits(a) == math.Float32frombits(b), 0x800000)
 	return uint64(hi)<<32 | uint64(lo)
 }
 
@@ -171,6 +172,8 @@ func TestPerLaneFused(t *testing.T) {
 			in[i] = edges[(i/4*3+i%4)%len(edges)]
 		}
 	}
+	// Floats that are equal with different bits, and a NaN that is not equal to itself.
+	in[0], in[1], in[2], in[3] = 0, 0x80000000, 0x7fc00000, 0x7fc00000
 	run := func(stats bool) []uint32 {
 		dev := runtime.NewDevice()
 		pin, pout := upload(t, dev, in), upload(t, dev, make([]uint32, 3*n))
