@@ -200,14 +200,17 @@ func (c *laneOp) readsReg(reg int) bool {
 }
 
 // fuseBranch ends a block whose code is ops with its branch on predicate p (to succ where p
-// holds, else alt). Where the block's last comparison into p has only ops of a known effect
-// after it, none of which writes its operands (and none of which can read p), the comparison
-// moves to the end and becomes one op with the branch; otherwise the block ends with a plain
-// branch.
+// holds, else alt). Where the block's last comparison into p has no guard and only ops of a
+// known effect after it, none of which writes its operands (and none of which can read p),
+// the comparison moves to the end and becomes one op with the branch; otherwise the block
+// ends with a plain branch.
 func fuseBranch(ops []laneOp, p int, succ, alt int32) []laneOp {
 	for i := len(ops) - 1; i >= 0; i-- {
 		c := ops[i]
 		if code, ok := setpBranch[c.code]; ok && int(c.d) == p {
+			if i > 0 && ops[i-1].code == laneGuard {
+				break
+			}
 			for _, later := range ops[i+1:] {
 				if w, _ := later.regWritten(); w >= 0 && c.readsReg(w) {
 					return append(ops, laneOp{code: laneBranch, a: uint8(p), succ: succ, alt: alt})

@@ -140,6 +140,11 @@ func branchesGo(a, b uint32) uint64 {
 	hi |= r11 << 9
 	hi += r11 * (r11 + 1) / 2 << 16
 	hi |= bit(b >= 5, 0x200000) | bit(a == b, 0x400000) | bit(math.Float32frombits(a) == math.Float32frombits(b), 0x800000)
+	p1 := b == 0x55
+	if a == b {
+		p1 = int32(a) < 1000
+	}
+	hi |= bit(!p1, 0x1000000)
 	return uint64(hi)<<32 | uint64(lo)
 }
 
