@@ -13,19 +13,21 @@ import (
 )
 
 // Per-lane forms. A device function whose calls may run one lane at a time
-// (layout.LaneFuncs) also gets a scalar form: closures over one lane's registers
-// (laneFrame), one block per SSA block with its successors as indices, run by a small loop,
-// and calls as Go calls to the callee's form, recursion as Go recursion. The runtime runs the
-// trampoline's calls of it with that form (runtime.Func.PerLane, runtime/lanescalar.go), lane
-// after lane, where the launch collects no statistics and runs no checks.
+// (layout.LaneFuncs) also gets a scalar form: ops over one lane's registers (laneFrame), the
+// SSA blocks' one after another with the indices of the ops they go on to, run by one switch
+// (lanefuse.go), and calls as Go calls to the callee's form, recursion as Go recursion. The
+// runtime runs the trampoline's calls of it with that form (runtime.Func.PerLane,
+// runtime/lanescalar.go), lane after lane, where the launch collects no statistics and runs
+// no checks.
 //
 // A form has the scalar code of the instructions the SIMT code runs, with the same operand
 // slots and the same arithmetic (the expressions of the lane loops, the same isa helpers and
 // comparisons), so each lane ends with the bits the SIMT stack gives it. Only the common
 // integer arithmetic and conversion, comparison, selection and .param instructions have a
-// scalar form: a function with any other instruction, or calling one that has none, keeps
-// the SIMT stack. A block with an instruction that faults (a .param access outside the area)
-// gives the call back to the stack, which raises the fault.
+// scalar form: a function with any other instruction, or calling one that has none, or with
+// more than laneSlots registers, predicates or .param bytes, keeps the SIMT stack. A block
+// with an instruction that faults (a .param access outside the area) gives the call back to
+// the stack, which raises the fault.
 
 // laneFrame is one lane's activation of a per-lane form: its registers, by the layout's
 // register slots, its predicates and its .param area, sized for form.
