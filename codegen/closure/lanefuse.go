@@ -298,31 +298,37 @@ func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 			p[c.d] = uint32(r[c.a]) == uint32(r[c.b]) != c.neg
 		case laneSetpEq32Imm:
 			p[c.d] = uint32(r[c.a]) == uint32(c.imm) != c.neg
-		case laneBrLt32, laneBrLt32Imm, laneBrLe32, laneBrLe32Imm, laneBrEq32, laneBrEq32Imm:
+		case laneBrLt32:
+			k := uint32(c.ks) << 24
+			pc = c.branch(p, uint32(r[c.a])^k < uint32(r[c.b])^k)
 			if run.blocks--; run.blocks < 0 {
 				return false
 			}
-			var holds bool
-			k := uint32(c.ks) << 24
-			switch c.code {
-			case laneBrLt32:
-				holds = uint32(r[c.a])^k < uint32(r[c.b])^k != c.neg
-			case laneBrLt32Imm:
-				holds = uint32(r[c.a])^k < uint32(c.imm) != c.neg
-			case laneBrLe32:
-				holds = uint32(r[c.a])^k <= uint32(r[c.b])^k != c.neg
-			case laneBrLe32Imm:
-				holds = uint32(r[c.a])^k <= uint32(c.imm) != c.neg
-			case laneBrEq32:
-				holds = uint32(r[c.a]) == uint32(r[c.b]) != c.neg
-			default:
-				holds = uint32(r[c.a]) == uint32(c.imm) != c.neg
+		case laneBrLt32Imm:
+			pc = c.branch(p, uint32(r[c.a])^uint32(c.ks)<<24 < uint32(c.imm))
+			if run.blocks--; run.blocks < 0 {
+				return false
 			}
-			p[c.d] = holds
-			if holds {
-				pc = c.succ
-			} else {
-				pc = c.alt
+		case laneBrLe32:
+			k := uint32(c.ks) << 24
+			pc = c.branch(p, uint32(r[c.a])^k <= uint32(r[c.b])^k)
+			if run.blocks--; run.blocks < 0 {
+				return false
+			}
+		case laneBrLe32Imm:
+			pc = c.branch(p, uint32(r[c.a])^uint32(c.ks)<<24 <= uint32(c.imm))
+			if run.blocks--; run.blocks < 0 {
+				return false
+			}
+		case laneBrEq32:
+			pc = c.branch(p, uint32(r[c.a]) == uint32(r[c.b]))
+			if run.blocks--; run.blocks < 0 {
+				return false
+			}
+		case laneBrEq32Imm:
+			pc = c.branch(p, uint32(r[c.a]) == uint32(c.imm))
+			if run.blocks--; run.blocks < 0 {
+				return false
 			}
 		case laneJump:
 			if run.blocks--; run.blocks < 0 {
@@ -352,4 +358,15 @@ func (lf *laneFn) run(run *laneRun, x *laneFrame) bool {
 			return false
 		}
 	}
+}
+
+// branch ends a block with fused comparison c whose result, before neg, is holds: it sets
+// the predicate and returns the index of the op to go on to.
+func (c *laneOp) branch(p *lanePreds, holds bool) int32 {
+	holds = holds != c.neg
+	p[c.d] = holds
+	if holds {
+		return c.succ
+	}
+	return c.alt
 }
